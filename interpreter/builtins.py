@@ -1,0 +1,254 @@
+"""The built-ins: the small, generic, documented library the rules language calls.
+
+Nothing here knows a game. Each built-in is arithmetic, ordering, player order, zones or geometry
+(``board.py`` adds the grid and row built-ins). The static checks read the table for names, arity and
+result types; the engine calls the implementations with the running game as ``game``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    min_args: int
+    max_args: Optional[int]        # None: any number
+    returns: str                   # number, bool, player, card, zone, list, text, space, any
+    doc: str
+    fn: Callable
+
+
+BUILTINS: dict[str, Builtin] = {}
+
+#: Names that are values without a call: ``players``, ``all-players``, ``format``.
+CONSTANTS: dict[str, Builtin] = {}
+
+
+def builtin(name: str, min_args: int, max_args: Optional[int] = -1, returns: str = "any"):
+    def register(fn):
+        BUILTINS[name] = Builtin(name, min_args, min_args if max_args == -1 else max_args, returns,
+                                 (fn.__doc__ or "").strip(), fn)
+        return fn
+    return register
+
+
+def constant(name: str, returns: str):
+    def register(fn):
+        CONSTANTS[name] = Builtin(name, 0, 0, returns, (fn.__doc__ or "").strip(), fn)
+        return fn
+    return register
+
+
+def _items(args):
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        return list(args[0])
+    if len(args) == 1 and hasattr(args[0], "cards"):
+        return list(args[0].cards)
+    return list(args)
+
+
+# ------------------------------------------------------------------ players and order
+
+
+@constant("players", "list")
+def _players(game):
+    """The players still in the game, in player order (clockwise from the first seat)."""
+    return [p for p in game.state.players if not p.eliminated]
+
+
+@constant("all-players", "list")
+def _all_players(game):
+    """Every player, eliminated or not, in seat order."""
+    return list(game.state.players)
+
+
+@constant("player-count", "number")
+def _player_count(game):
+    """How many players the game started with."""
+    return len(game.state.players)
+
+
+@constant("format", "text")
+def _format(game):
+    """The format being played, as named in the game header (e.g. joust or melee)."""
+    return game.state.format
+
+
+@constant("nobody", "player")
+def _nobody(game):
+    """No player (the same as none), for roles no one holds."""
+    return None
+
+
+@builtin("players-from", 1, returns="list")
+def players_from(game, start):
+    """The players still in the game in player order (clockwise), starting with ``start``
+    (or, if ``start`` is out of the game, with the next player after that seat)."""
+    seats = game.state.players
+    n = len(seats)
+    i = seats.index(start)
+    return [seats[(i + k) % n] for k in range(n) if not seats[(i + k) % n].eliminated]
+
+
+@builtin("next-player", 1, returns="player")
+def next_player(game, player):
+    """The player on ``player``'s left: the next one in player order still in the game."""
+    seats = game.state.players
+    n = len(seats)
+    i = seats.index(player)
+    for k in range(1, n + 1):
+        candidate = seats[(i + k) % n]
+        if not candidate.eliminated:
+            return candidate
+    return None
+
+
+@builtin("previous-player", 1, returns="player")
+def previous_player(game, player):
+    """The player on ``player``'s right: the previous one in player order still in the game."""
+    seats = game.state.players
+    n = len(seats)
+    i = seats.index(player)
+    for k in range(1, n + 1):
+        candidate = seats[(i - k) % n]
+        if not candidate.eliminated:
+            return candidate
+    return None
+
+
+@builtin("opponents", 1, returns="list")
+def opponents(game, player):
+    """Every other player still in the game, in player order after ``player``."""
+    return [p for p in players_from(game, player) if p is not player]
+
+
+# ------------------------------------------------------------------ lists and zones
+
+
+@builtin("size", 1, returns="number")
+def size(game, xs):
+    """How many cards a zone holds, or how many items a list has."""
+    if hasattr(xs, "cards"):
+        return len(xs.cards)
+    return len(xs)
+
+
+@builtin("top", 1, returns="card")
+def top(game, zone):
+    """The top card of a zone (the most recently placed for a pile), or none if it is empty."""
+    cards = _items([zone])
+    return cards[0] if cards else None
+
+
+@builtin("bottom", 1, returns="card")
+def bottom(game, zone):
+    """The bottom card of a zone, or none if it is empty."""
+    cards = _items([zone])
+    return cards[-1] if cards else None
+
+
+@builtin("cards", 1, returns="list")
+def cards(game, zone):
+    """The cards of a zone, top first, as a list."""
+    return _items([zone])
+
+
+@builtin("first", 1, returns="any")
+def first(game, xs):
+    """The first item of a list, or none."""
+    xs = _items([xs])
+    return xs[0] if xs else None
+
+
+@builtin("last", 1, returns="any")
+def last(game, xs):
+    """The last item of a list, or none."""
+    xs = _items([xs])
+    return xs[-1] if xs else None
+
+
+@builtin("reverse", 1, returns="list")
+def reverse(game, xs):
+    """A list in the opposite order."""
+    return list(reversed(_items([xs])))
+
+
+@builtin("without", 2, returns="list")
+def without(game, xs, ys):
+    """The items of the first list that are not in the second (or not equal to a single item)."""
+    ys = _items([ys]) if isinstance(ys, (list, tuple)) or hasattr(ys, "cards") else [ys]
+    return [x for x in _items([xs]) if x not in ys]
+
+
+@builtin("join", 2, returns="list")
+def join(game, xs, ys):
+    """The items of both lists, first then second."""
+    return _items([xs]) + _items([ys])
+
+
+@builtin("owner", 1, returns="player")
+def owner(game, card):
+    """The player who owns a card (none for a game-level card)."""
+    return card.owner
+
+
+@builtin("zone-of", 1, returns="zone")
+def zone_of(game, card):
+    """The zone a card is in."""
+    return card.zone
+
+
+@builtin("titles", 1, returns="list")
+def titles(game, xs):
+    """The titles of a list of cards (or a zone's cards)."""
+    return [c.title for c in _items([xs])]
+
+
+# ------------------------------------------------------------------ arithmetic
+
+
+@builtin("sum", 1, None, returns="number")
+def total(game, *args):
+    """The sum of numbers (given one by one, or as a list)."""
+    return sum(_items(args))
+
+
+@builtin("min", 1, None, returns="number")
+def minimum(game, *args):
+    """The least of numbers (given one by one, or as a list); 0 for an empty list."""
+    xs = _items(args)
+    return min(xs) if xs else 0
+
+
+@builtin("max", 1, None, returns="number")
+def maximum(game, *args):
+    """The greatest of numbers (given one by one, or as a list); 0 for an empty list."""
+    xs = _items(args)
+    return max(xs) if xs else 0
+
+
+@builtin("abs", 1, returns="number")
+def absolute(game, n):
+    """The absolute value of a number."""
+    return abs(n)
+
+
+@builtin("odd", 1, returns="bool")
+def odd(game, n):
+    """Whether a number is odd (1, 3, 5, 7 ...)."""
+    return n % 2 == 1
+
+
+@builtin("even", 1, returns="bool")
+def even(game, n):
+    """Whether a number is even (2, 4, 6 ...)."""
+    return n % 2 == 0
+
+
+@builtin("range", 2, returns="list")
+def number_range(game, low, high):
+    """The whole numbers from ``low`` to ``high``, both included."""
+    return list(range(low, high + 1))

@@ -1,0 +1,624 @@
+"""Static checks: a ``GameDef`` in, every diagnostic it deserves out, before anything runs.
+
+Checked: duplicate and out-of-order rule ids; references to rules that do not exist (goto, run,
+cite, an erratum's rule, "see 3.3" and "step 1.2" in reference text); unknown counters, zones, roles,
+card attributes, card types, actions, dice, built-ins and names; a player or a card where a number
+is needed; statements that can never run and rules whose procedure nothing runs; errata whose words
+are not in their rule's text or whose source is not declared. Every error is collected.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from . import ast as A
+from .builtins import BUILTINS, CONSTANTS
+from .diagnostics import Diagnostic, Related
+from .model import GameDef, is_numbered, number_key
+
+#: Attributes every card has, whatever its type.
+CARD_ATTRIBUTES = {"title": "text", "type": "text", "owner": "player", "zone": "zone", "face-up": "bool"}
+#: Attributes every player has.
+PLAYER_ATTRIBUTES = {"name": "text", "seat": "number", "eliminated": "bool"}
+
+NUMERIC = {"number"}
+NOT_NUMBERS = {"player", "card", "zone", "text", "list"}
+
+# "step 1.2", "see 3.3", "see section 600", "(see section 702)", "rule 500.1d"
+_REFERENCE = re.compile(
+    r"\b(?:[Ss]tep|[Ss]ee(?: section)?|[Ss]ection|[Rr]ule)s?\s+([0-9]+(?:\.[0-9]+)*[a-z]?)\b")
+
+
+def references_in(text: str):
+    """Rule numbers a reference text points at, with their offsets: ``step 3.2``, ``see section 600``."""
+    for match in _REFERENCE.finditer(text):
+        yield match.group(1), match.start(1)
+
+
+class Checker:
+    def __init__(self, game: GameDef):
+        self.game = game
+        self.errors: list[Diagnostic] = []
+        self.rule = ""
+
+    # -- reporting
+    def error(self, code: str, message: str, span: A.Span, *, hint: str = "", related=()):
+        self.errors.append(Diagnostic("static", code, message, span, rule=self.rule, hint=hint,
+                                      related=tuple(related)))
+
+    def suggest(self, name: str, candidates) -> str:
+        close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
+        return f"did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+    # -- entry
+    def run(self) -> list[Diagnostic]:
+        g = self.game
+        if g.header is None:
+            span = g.modules[0].span if g.modules else A.NOWHERE
+            self.error("S001", f"game '{g.key}' has no 'game' header", A.Span(span.path, 1, 1, 1, 2))
+        self.check_duplicates()
+        self.check_order()
+        self.check_errata()
+        self.check_card_types()
+        self.check_decks()
+        self.check_fields()
+        for rule in g.rules.values():
+            self.rule = rule.id
+            self.check_rule(rule)
+        self.rule = ""
+        for action in g.actions.values():
+            if action.rule == "":
+                self.check_action(action)
+        for title, card in g.cards.items():
+            self.rule = ""
+            for ability in card.abilities:
+                self.check_block(ability.body, Scope(self, {"this": "card"}))
+        if g.flow is not None:
+            self.check_block(g.flow.body, Scope(self, {}))
+        self.check_reachability()
+        return self.errors
+
+    # -- structure
+    def check_duplicates(self):
+        for kind, name, item, first in self.game.duplicates:
+            span = getattr(item, "id_span", None) or item.span
+            self.rule = name if kind == "rule" else ""
+            self.error("S002", f"{kind} '{name}' is defined twice", span,
+                       related=[Related(getattr(first, "id_span", None) or first.span, "first defined here")])
+        self.rule = ""
+
+    def check_order(self):
+        previous = None
+        for rule in self.game.rules.values():
+            if rule.outside or not is_numbered(rule.id):
+                continue
+            if previous is not None and number_key(rule.id) < number_key(previous.id):
+                self.rule = rule.id
+                self.error("S003", f"rule {rule.id} comes after rule {previous.id}; rules follow the "
+                           "source's order", rule.id_span,
+                           related=[Related(previous.id_span, f"rule {previous.id} is here")])
+            previous = rule
+        self.rule = ""
+
+    def check_errata(self):
+        for rule_id, erratum, id_span in self.game.errata:
+            self.rule = rule_id
+            rule = self.game.rules.get(rule_id)
+            if rule is None:
+                self.error("S004", f"erratum on rule {rule_id}, which does not exist", id_span or erratum.span,
+                           hint=self.suggest(rule_id, self.game.rules))
+                continue
+            if self.game.header and self.game.source(erratum.source) is None:
+                self.error("S005", f"erratum cites source '{erratum.source}', which the game header does "
+                           "not declare", erratum.span,
+                           hint="declare it: source KEY \"title\" version \"x\"")
+            text = " ".join(d.text for d in rule.docs if d.kind == "text")
+            if erratum.old not in text:
+                self.error("S006", f"erratum replaces \"{erratum.old}\", but rule {rule_id}'s text does not "
+                           "contain those words", erratum.span)
+        self.rule = ""
+
+    def check_card_types(self):
+        for card in self.game.cards.values():
+            ctype = self.game.card_types.get(card.type)
+            if ctype is None:
+                self.error("S010", f"card \"{card.title}\" has unknown card type '{card.type}'", card.span,
+                           hint=self.suggest(card.type, self.game.card_types))
+                continue
+            declared = {f.name: f for f in ctype.fields}
+            for f in card.fields:
+                if f.name not in declared:
+                    self.error("S011", f"card type '{ctype.name}' has no attribute '{f.name}'", f.span,
+                               hint=self.suggest(f.name, declared))
+                else:
+                    kind = Scope(self, {}).type_of(f.value)
+                    if declared[f.name].type == "number" and kind in NOT_NUMBERS:
+                        self.error("S020", f"'{f.name}' is a number, but this is {article(kind)}", f.value.span)
+            given = {f.name for f in card.fields}
+            for name, decl in declared.items():
+                if name not in given and decl.default is None:
+                    self.error("S012", f"card \"{card.title}\" does not give '{name}', which its type "
+                               f"'{ctype.name}' requires", card.span)
+
+    def check_fields(self):
+        scope = Scope(self, {})
+        for f in self.game.fields.values():
+            for expr in (f.initial, f.minimum, f.maximum):
+                if expr is not None:
+                    scope.expr(expr)
+
+    # -- rules
+    def check_rule(self, rule: A.Rule):
+        for doc in rule.docs:
+            for ref, offset in references_in(doc.text):
+                if ref not in self.game.rules:
+                    self.error("S030", f"the text refers to rule {ref}, which is not transcribed", doc.span,
+                               hint="add it, or mark it: rule " + ref + " \"...\" outside source { note \"...\" }")
+        for value in rule.values:
+            self.check_value(value)
+        for action in rule.actions:
+            self.check_action(action)
+        for trigger in rule.triggers:
+            names = {p: "any" for p in trigger.event.params}
+            scope = Scope(self, names)
+            self.check_event(trigger.event)
+            if trigger.iterable is not None:
+                scope.expr(trigger.iterable)
+                scope = scope.child({trigger.var: element_type(scope.type_of(trigger.iterable))})
+            self.check_block(trigger.body, scope)
+        for check in rule.checks:
+            scope = Scope(self, {})
+            if check.iterable is not None:
+                scope.expr(check.iterable)
+                scope = scope.child({check.var: element_type(scope.type_of(check.iterable))})
+            scope.expr(check.condition)
+            self.check_block(check.body, scope)
+        self.check_block(rule.body, Scope(self, {}))
+
+    def check_event(self, event: A.Event):
+        pass
+
+    def check_value(self, value: A.Value):
+        Scope(self, {p: "any" for p in value.params}).expr(value.body)
+
+    def check_action(self, action: A.Action):
+        self.rule = action.rule or self.rule
+        names = {action.actor: "player"}
+        scope = Scope(self, names)
+        for p in action.params:
+            if p.domain is not None:
+                scope.expr(p.domain)
+            names[p.name] = p.type
+            scope = Scope(self, dict(names))
+        self.check_block(action.body, scope)
+        if action.cite:
+            self.check_rule_ref(action.cite, action.span, "cite")
+
+    def check_created(self, x, scope):
+        """``create`` takes a deck list's name, a card title, or a list of titles."""
+        items = x.items if isinstance(x, A.ListExpr) else (x,)
+        for item in items:
+            if isinstance(item, A.Text):
+                if item.value not in self.game.cards:
+                    self.error("S013", f"unknown card \"{item.value}\"", item.span,
+                               hint=self.suggest(item.value, self.game.cards))
+            elif isinstance(item, A.Name) and item.name in self.game.decks:
+                continue
+            else:
+                scope.expr(item)
+
+    def check_decks(self):
+        for deck in self.game.decks.values():
+            for count, title in deck.entries:
+                if title not in self.game.cards:
+                    self.error("S013", f"deck '{deck.name}' lists unknown card \"{title}\"", deck.span,
+                               hint=self.suggest(title, self.game.cards))
+
+    def check_rule_ref(self, rule_id: str, span: A.Span, how: str):
+        if rule_id not in self.game.rules:
+            self.error("S031", f"'{how} {rule_id}' refers to a rule that does not exist", span,
+                       hint=self.suggest(rule_id, self.game.rules))
+
+    # -- statements
+    def check_block(self, body, scope: "Scope"):
+        ended = None
+        for stmt in body:
+            if ended is not None:
+                self.error("S040", "this statement can never run", stmt.span,
+                           related=[Related(ended.span, "the procedure leaves the block here")])
+                ended = None           # report once per block
+                break
+            scope = self.check_stmt(stmt, scope)
+            if isinstance(stmt, (A.Goto, A.Skip, A.Win)):
+                ended = stmt
+
+    def check_stmt(self, s, scope: "Scope") -> "Scope":
+        e = scope.expr
+        if isinstance(s, A.Let):
+            e(s.value)
+            return scope.child({s.var: scope.type_of(s.value)})
+        if isinstance(s, A.Set):
+            scope.target(s.target)
+            if s.value is not None:
+                e(s.value)
+                want = scope.type_of(s.target)
+                got = scope.type_of(s.value)
+                if want == "number" and got in NOT_NUMBERS:
+                    self.error("S020", f"a number is needed here, but this is {article(got)}", s.value.span)
+                if want == "player" and got in {"number", "card", "zone", "text"}:
+                    self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
+        elif isinstance(s, A.Change):
+            scope.target(s.target)
+            scope.number(s.amount)
+        elif isinstance(s, A.Transfer):
+            scope.number(s.amount)
+            scope.target(s.source)
+            scope.target(s.destination)
+        elif isinstance(s, A.Move):
+            e(s.cards)
+            kind = scope.type_of(s.cards)
+            if kind in {"number", "player", "text"}:
+                self.error("S022", f"only cards move between zones, but this is {article(kind)}", s.cards.span)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Draw):
+            scope.number(s.amount)
+            scope.zone(s.source)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Create):
+            self.check_created(s.cards, scope)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Shuffle):
+            scope.zone(s.zone)
+        elif isinstance(s, A.Reveal):
+            e(s.cards)
+        elif isinstance(s, A.Emit):
+            for a in s.args:
+                e(a)
+        elif isinstance(s, A.If):
+            for condition, body in s.branches:
+                e(condition)
+                self.check_block(body, scope)
+            self.check_block(s.otherwise, scope)
+        elif isinstance(s, A.ForEach):
+            e(s.iterable)
+            self.check_block(s.body, scope.child({s.var: element_type(scope.type_of(s.iterable))}))
+        elif isinstance(s, A.Repeat):
+            self.check_block(s.body, scope)
+            if s.until is not None:
+                e(s.until)
+        elif isinstance(s, A.While):
+            e(s.condition)
+            self.check_block(s.body, scope)
+        elif isinstance(s, (A.Goto, A.Run)):
+            self.check_rule_ref(s.target, s.span, "go to" if isinstance(s, A.Goto) else "run")
+        elif isinstance(s, A.Choose):
+            scope.player(s.chooser)
+            e(s.options)
+            return scope.child({s.var: element_type(scope.type_of(s.options))})
+        elif isinstance(s, A.ChooseNumber):
+            scope.player(s.chooser)
+            scope.number(s.low)
+            scope.number(s.high)
+            return scope.child({s.var: "number"})
+        elif isinstance(s, A.Order):
+            scope.player(s.chooser)
+            e(s.options)
+            return scope.child({s.var: "list"})
+        elif isinstance(s, A.May):
+            scope.player(s.chooser)
+            self.check_block(s.body, scope)
+            self.check_block(s.otherwise, scope)
+        elif isinstance(s, A.Pick):
+            e(s.options)
+            return scope.child({s.var: element_type(scope.type_of(s.options))})
+        elif isinstance(s, A.Roll):
+            scope.number(s.count)
+            if s.dice not in self.game.dice:
+                self.error("S050", f"unknown dice '{s.dice}'", s.span, hint=self.suggest(s.dice, self.game.dice))
+            return scope.child({s.var: "list"})
+        elif isinstance(s, (A.Window, A.Turn)):
+            scope.player(s.starting if isinstance(s, A.Window) else s.player)
+            for part in s.menu:
+                for name in part.actions:
+                    if name not in self.game.actions and name != "pass":
+                        self.error("S051", f"unknown action '{name}' in the menu", part.span,
+                                   hint=self.suggest(name, list(self.game.actions) + ["pass"]))
+        elif isinstance(s, A.Perform):
+            scope.player(s.actor)
+            action = self.game.actions.get(s.action)
+            if action is None:
+                self.error("S051", f"unknown action '{s.action}'", s.span,
+                           hint=self.suggest(s.action, self.game.actions))
+            elif len(s.args) != len(action.params):
+                self.error("S052", f"action '{s.action}' takes {len(action.params)} argument(s), "
+                           f"not {len(s.args)}", s.span, related=[Related(action.span, "the action is here")])
+            for a in s.args:
+                e(a)
+        elif isinstance(s, A.Initiate):
+            e(s.cards)
+            if s.ordered_by is not None:
+                scope.player(s.ordered_by)
+        elif isinstance(s, A.Require):
+            e(s.condition)
+            if s.cite not in self.game.rules:
+                self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
+                           hint=self.suggest(s.cite, self.game.rules))
+        elif isinstance(s, A.Modify):
+            scope.modifiable(s.target)
+            e(s.value)
+        elif isinstance(s, (A.Win, A.Eliminate)):
+            e(s.players)
+            kind = scope.type_of(s.players)
+            if kind in {"number", "card", "zone", "text"}:
+                self.error("S021", f"a player is needed here, but this is {article(kind)}", s.players.span)
+        return scope
+
+    # -- reachability of rules
+    def check_reachability(self):
+        """A rule with a procedure that nothing runs (no 'run', no goto, no enclosing rule that runs
+        its sub-rules) can never happen: that is an error, not a silent no-op."""
+        g = self.game
+        if g.flow is None:
+            return
+        reached: set = set()
+        pending = []
+
+        def visit_block(body):
+            for s in walk(body):
+                if isinstance(s, (A.Run, A.Goto)) and s.target in g.rules:
+                    pending.append(s.target)
+
+        visit_block(g.flow.body)
+        for rule in g.rules.values():
+            for t in rule.triggers:
+                visit_block(t.body)
+            for c in rule.checks:
+                visit_block(c.body)
+            for a in rule.actions:
+                visit_block(a.body)
+        while pending:
+            rid = pending.pop()
+            if rid in reached:
+                continue
+            reached.add(rid)
+            rule = g.rules[rid]
+            visit_block(rule.body)
+            if not rule.body:
+                pending.extend(g.children_of(rid))
+        for rule in g.rules.values():
+            if rule.body and rule.id not in reached:
+                self.rule = rule.id
+                self.error("S041", f"rule {rule.id} has a procedure, but nothing runs it", rule.id_span,
+                           hint="run it from the flow or from the rule above it, or go to it")
+        self.rule = ""
+
+
+def walk(body):
+    """Every statement in a block, nested ones included, without recursion."""
+    stack = list(reversed(body))
+    while stack:
+        s = stack.pop()
+        yield s
+        children = []
+        if isinstance(s, A.If):
+            for _, b in s.branches:
+                children.extend(b)
+            children.extend(s.otherwise)
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While)):
+            children.extend(s.body)
+        elif isinstance(s, A.May):
+            children.extend(s.body)
+            children.extend(s.otherwise)
+        stack.extend(reversed(children))
+
+
+def element_type(kind: str) -> str:
+    return {"players": "player", "zone": "card", "cards": "card"}.get(kind, "any")
+
+
+def article(kind: str) -> str:
+    return {"player": "a player", "card": "a card", "zone": "a zone", "text": "text", "list": "a list",
+            "number": "a number", "bool": "true or false"}.get(kind, kind)
+
+
+class Scope:
+    """Names visible at a point, with what they are (a player, a number, a card ...)."""
+
+    def __init__(self, checker: Checker, names: dict):
+        self.checker = checker
+        self.names = names
+
+    def child(self, more: dict) -> "Scope":
+        return Scope(self.checker, {**self.names, **more})
+
+    # -- typing
+    def type_of(self, x) -> str:
+        g = self.checker.game
+        if isinstance(x, A.Number):
+            return "number"
+        if isinstance(x, A.Text):
+            return "text"
+        if isinstance(x, A.Constant):
+            return "bool" if isinstance(x.value, bool) else "none"
+        if isinstance(x, A.This):
+            return "card"
+        if isinstance(x, A.Name):
+            if x.name in self.names:
+                return self.names[x.name]
+            f = g.fields.get(x.name)
+            if f is not None and f.scope == "game":
+                return field_type(f)
+            if x.name in CONSTANTS:
+                c = CONSTANTS[x.name].returns
+                return "players" if x.name in ("players", "all-players") else c
+            return "any"
+        if isinstance(x, A.Attr):
+            f = g.fields.get(x.name)
+            if f is not None and f.scope == "player":
+                return field_type(f)
+            if x.name in PLAYER_ATTRIBUTES:
+                return PLAYER_ATTRIBUTES[x.name]
+            if x.name in CARD_ATTRIBUTES:
+                return CARD_ATTRIBUTES[x.name]
+            for ct in g.card_types.values():
+                for fd in ct.fields:
+                    if fd.name == x.name:
+                        return fd.type if fd.type in ("number", "text", "player", "card") else "any"
+            return "any"
+        if isinstance(x, A.Call):
+            b = BUILTINS.get(x.name)
+            if b is not None:
+                if x.name in ("players-from", "opponents"):
+                    return "players"
+                return b.returns
+            return "any"
+        if isinstance(x, A.Binary):
+            if x.op in ("+", "-", "*", "/", "%"):
+                return "number"
+            return "bool"
+        if isinstance(x, A.Unary):
+            return "number" if x.op == "-" else "bool"
+        if isinstance(x, (A.IsNone,)):
+            return "bool"
+        if isinstance(x, A.Quantified):
+            return {"every": "bool", "any": "bool", "count": "number"}.get(x.kind, self.type_of(x.iterable))
+        if isinstance(x, A.Ranked):
+            return self.type_of(x.iterable)
+        if isinstance(x, A.ListExpr):
+            return "list"
+        return "any"
+
+    # -- walking expressions
+    def expr(self, root):
+        """Check every name, attribute and call in an expression (iteratively)."""
+        stack = [(root, self)]
+        while stack:
+            x, scope = stack.pop()
+            if isinstance(x, A.Name):
+                scope.name(x)
+            elif isinstance(x, A.Attr):
+                scope.attribute(x)
+                stack.append((x.subject, scope))
+            elif isinstance(x, A.Index):
+                stack += [(x.subject, scope), (x.index, scope)]
+            elif isinstance(x, A.Call):
+                scope.call(x)
+                stack += [(a, scope) for a in x.args]
+            elif isinstance(x, A.ListExpr):
+                stack += [(a, scope) for a in x.items]
+            elif isinstance(x, A.Unary):
+                if x.op == "-":
+                    scope.number(x.operand, walk=False)
+                stack.append((x.operand, scope))
+            elif isinstance(x, A.Binary):
+                if x.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
+                    scope.number(x.left, walk=False)
+                    scope.number(x.right, walk=False)
+                stack += [(x.left, scope), (x.right, scope)]
+            elif isinstance(x, A.IsNone):
+                stack.append((x.subject, scope))
+            elif isinstance(x, A.IfExpr):
+                stack += [(x.condition, scope), (x.then, scope), (x.otherwise, scope)]
+            elif isinstance(x, (A.Quantified, A.Ranked)):
+                inner = scope.child({x.var: element_type(scope.type_of(x.iterable))})
+                stack.append((x.iterable, scope))
+                stack.append((x.body if isinstance(x, A.Quantified) else x.key, inner))
+
+    def name(self, x: A.Name):
+        g = self.checker.game
+        n = x.name
+        if n in self.names or n in CONSTANTS:
+            return
+        f = g.fields.get(n)
+        if f is not None:
+            if f.scope == "player":
+                self.checker.error("S060", f"'{n}' belongs to each player: write p.{n} for a player p", x.span)
+            return
+        if n in g.values:
+            return
+        if n in BUILTINS:
+            self.checker.error("S061", f"'{n}' is a built-in: call it as {n}(...)", x.span)
+            return
+        known = list(self.names) + list(CONSTANTS) + [k for k, f in g.fields.items() if f.scope == "game"]
+        known += list(g.values)
+        self.checker.error("S062", f"unknown name '{n}'", x.span, hint=self.checker.suggest(n, known))
+
+    def attribute(self, x: A.Attr):
+        g = self.checker.game
+        n = x.name
+        subject = self.type_of(x.subject)
+        player_fields = {k for k, f in g.fields.items() if f.scope == "player"}
+        card_fields = {fd.name for ct in g.card_types.values() for fd in ct.fields}
+        if subject == "player":
+            known = player_fields | set(PLAYER_ATTRIBUTES)
+        elif subject == "card":
+            known = card_fields | set(CARD_ATTRIBUTES)
+        else:
+            known = player_fields | set(PLAYER_ATTRIBUTES) | card_fields | set(CARD_ATTRIBUTES)
+        if n not in known:
+            what = {"player": "a player", "card": "a card"}.get(subject, "a player or a card")
+            self.checker.error("S063", f"unknown attribute '{n}' of {what}", x.span,
+                               hint=self.checker.suggest(n, known))
+
+    def call(self, x: A.Call):
+        g = self.checker.game
+        b = BUILTINS.get(x.name)
+        if b is not None:
+            if len(x.args) < b.min_args or (b.max_args is not None and len(x.args) > b.max_args):
+                want = str(b.min_args) if b.max_args == b.min_args else f"at least {b.min_args}"
+                self.checker.error("S064", f"'{x.name}' takes {want} argument(s), not {len(x.args)}", x.span)
+            return
+        v = g.values.get(x.name)
+        if v is not None:
+            if len(x.args) != len(v.params):
+                self.checker.error("S064", f"value '{x.name}' takes {len(v.params)} argument(s), not "
+                                   f"{len(x.args)}", x.span, related=[Related(v.span, "the value is defined here")])
+            return
+        self.checker.error("S065", f"unknown built-in or value '{x.name}'", x.span,
+                           hint=self.checker.suggest(x.name, list(BUILTINS) + list(g.values)))
+
+    def number(self, x, walk: bool = True):
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_NUMBERS or kind == "players":
+            self.checker.error("S020", f"a number is needed here, but this is {article(kind)}", x.span)
+
+    def player(self, x):
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in {"number", "card", "zone", "text"}:
+            self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
+
+    def zone(self, x):
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in {"number", "player", "card", "text", "bool"}:
+            self.checker.error("S023", f"a zone is needed here, but this is {article(kind)}", x.span)
+
+    def target(self, x):
+        """Something a statement may change: a counter, supply, role, flag or a card's attribute."""
+        self.expr(x)
+        if isinstance(x, A.Name):
+            if x.name in self.names and self.names[x.name] != "any":
+                self.checker.error("S066", f"'{x.name}' is a name given in this procedure, not part of the "
+                                   "game state", x.span)
+            return
+        if isinstance(x, A.Attr):
+            return
+        self.checker.error("S067", "only a counter, supply, role, flag or attribute can be changed", x.span)
+
+    def modifiable(self, x):
+        self.expr(x)
+        if not isinstance(x, (A.Call, A.Name, A.Attr)):
+            self.checker.error("S068", "a modifier applies to a value, a counter or an attribute", x.span)
+
+
+def field_type(f: A.StateField) -> str:
+    return {"counter": "number", "supply": "number", "zone": "zone", "row": "zone", "role": "player",
+            "flag": "bool"}[f.kind]
+
+
+def check(game: GameDef) -> list[Diagnostic]:
+    return Checker(game).run()

@@ -1,0 +1,116 @@
+"""The ``ludex`` command: argument parsing and output. Every pass's diagnostics are rendered here,
+in one place; a user's mistake never ends in a Python traceback.
+
+Exit codes: 0 ok, 1 failures found (scenarios, violations), 2 usage error, 3 errors in rules or
+scenario sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .diagnostics import LudexError, render_all
+from .project import group_by_game, load_game, load_paths
+from .resources import bundled_games
+
+EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_SOURCE = 0, 1, 2, 3
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"ludex: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="ludex", description="Run and check transcribed game rules.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    p = sub.add_parser("check", help="parse and check every bundled game (or the files given)")
+    p.add_argument("paths", nargs="*", type=Path, help="rules files or folders (default: bundled games)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
+    p.set_defaults(run=cmd_check)
+    p = sub.add_parser("fmt", help="print rules files in canonical form")
+    p.add_argument("paths", nargs="+", type=Path)
+    p.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
+    p.add_argument("--write", action="store_true", help="rewrite the files in place")
+    p.set_defaults(run=cmd_fmt)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return args.run(args)
+    except LudexError as exc:
+        print(render_all(exc.diagnostics), file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _games_for(args) -> list:
+    if args.paths:
+        missing = [p for p in args.paths if not p.exists()]
+        if missing:
+            print(f"ludex: error: no such file or folder: {missing[0]}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        return [load_paths(key, paths) for key, paths in group_by_game(args.paths).items()]
+    return [load_game(key) for key in bundled_games()]
+
+
+def cmd_check(args) -> int:
+    results = _games_for(args)
+    diagnostics = [d for r in results for d in r.diagnostics]
+    if args.json:
+        report = {"games": {r.key: {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
+                                    "errors": [_diag_json(d) for d in r.diagnostics]} for r in results}}
+        print(json.dumps(report, indent=2))
+    else:
+        for r in results:
+            status = "ok" if r.ok else f"{len(r.diagnostics)} error(s)"
+            rules = len(r.game.rules) if r.game else 0
+            print(f"{r.key}: {rules} rules, {status}")
+        if diagnostics:
+            print(render_all(diagnostics), file=sys.stderr)
+    if not results:
+        print("ludex: no games found", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_SOURCE if diagnostics else EXIT_OK
+
+
+def _diag_json(d) -> dict:
+    return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
+            "message": d.message, "rule": d.rule, "kind": d.kind}
+
+
+def cmd_fmt(args) -> int:
+    from .formatter import format_source
+    changed = 0
+    for path in args.paths:
+        if not path.exists():
+            print(f"ludex: error: no such file: {path}", file=sys.stderr)
+            return EXIT_USAGE
+        text = path.read_text(encoding="utf-8")
+        pretty = format_source(text, str(path))
+        if args.check:
+            if pretty != text:
+                print(f"{path}: not in canonical form", file=sys.stderr)
+                changed += 1
+        elif args.write:
+            if pretty != text:
+                path.write_text(pretty, encoding="utf-8")
+        else:
+            sys.stdout.write(pretty)
+    return EXIT_FAILURES if changed else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Errors as values with positions, and the one place they are rendered.
+
+In: spans from the AST. Out: ``Diagnostic`` values (collected by every pass) and their rendering as
+``path:line:col: error[code]: message``, the source line, a caret under the span, secondary spans
+("first defined here"), what was expected, and the rule id in whose block the error sits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .ast import Span
+
+
+@dataclass(frozen=True)
+class Related:
+    """A secondary span: where something was first defined, or what a message refers to."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a user's file. ``kind`` is its class: syntax, static, runtime,
+    scenario or violation; each class has its own exit code."""
+
+    kind: str
+    code: str
+    message: str
+    span: Span
+    rule: str = ""
+    expected: str = ""
+    related: tuple = ()
+    hint: str = ""
+
+    def sort_key(self):
+        return (self.span.path, self.span.line, self.span.column, self.code)
+
+
+class LudexError(Exception):
+    """The one root of every error Ludex reports about a user's files. Carries diagnostics."""
+
+    exit_code = 3
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(d.message for d in self.diagnostics))
+
+
+class SourceError(LudexError):
+    """Syntax or static errors in a rules or scenario file (exit code 3)."""
+
+    exit_code = 3
+
+
+class RuntimeRuleError(LudexError):
+    """A rule that cannot run: a loop that never ends, a value of the wrong kind (exit code 3)."""
+
+    exit_code = 3
+
+
+class Sources:
+    """The text of every file read, so that a diagnostic can quote its line."""
+
+    def __init__(self):
+        self._texts: dict[str, str] = {}
+
+    def add(self, path: str, text: str) -> None:
+        self._texts[path] = text
+
+    def line(self, path: str, number: int) -> Optional[str]:
+        text = self._texts.get(path)
+        if text is None:
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except OSError:
+                return None
+            self._texts[path] = text
+        lines = text.splitlines()
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        if number == len(lines) + 1:
+            return ""
+        return None
+
+
+SOURCES = Sources()
+
+
+def _quote(span: Span, sources: Sources, marker: str = "^") -> list[str]:
+    """The source line of a span and a caret (or an underline) under it."""
+    text = sources.line(span.path, span.line)
+    if text is None or span.line <= 0:
+        return []
+    width = len(str(span.line))
+    gutter = " " * width
+    start = max(span.column, 1)
+    if span.end_line == span.line and span.end_column > start:
+        length = span.end_column - start
+    else:
+        length = max(1, len(text) - start + 1) if marker != "^" else 1
+    length = max(1, min(length, max(1, len(text) - start + 1)))
+    underline = marker if length == 1 else marker * length
+    prefix = "".join(ch if ch == "\t" else " " for ch in text[: start - 1])
+    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {prefix}{underline}"]
+
+
+def render(diagnostic: Diagnostic, sources: Sources = SOURCES) -> str:
+    """Render one diagnostic the way a compiler would."""
+    d = diagnostic
+    head = f"{d.span}: error[{d.code}]: {d.message}"
+    if d.rule:
+        head += f" (in rule {d.rule})"
+    lines = [head]
+    lines += _quote(d.span, sources)
+    if d.expected:
+        lines.append(f"  = expected: {d.expected}")
+    for related in d.related:
+        lines.append(f"  = note: {related.span}: {related.message}")
+        lines += ["    " + line for line in _quote(related.span, sources, "-")]
+    if d.hint:
+        lines.append(f"  = help: {d.hint}")
+    return "\n".join(lines)
+
+
+def render_all(diagnostics: Iterable[Diagnostic], sources: Sources = SOURCES) -> str:
+    """Every diagnostic in file order, then a count."""
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    if not ordered:
+        return ""
+    body = "\n\n".join(render(d, sources) for d in ordered)
+    count = len(ordered)
+    return f"{body}\n\n{count} error{'s' if count != 1 else ''} found"
+
+
+def error(kind: str, code: str, message: str, span: Span, **extra) -> Diagnostic:
+    return Diagnostic(kind=kind, code=code, message=message, span=span, **extra)
