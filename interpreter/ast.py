@@ -215,7 +215,7 @@ class Draw:
 
 @node
 class Create:
-    """``create starter-deck in p.draw-deck``: new cards (a deck list, a title or a list of titles)."""
+    """``create starter-deck into p.draw-deck``: new cards (a deck list, a title or a list of titles)."""
     span: Span = field(compare=False, repr=False)
     cards: Expr = None
     destination: Expr = None

@@ -38,6 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
     p.add_argument("--write", action="store_true", help="rewrite the files in place")
     p.set_defaults(run=cmd_fmt)
+    p = sub.add_parser("run", help="play a whole game and print its cited trace")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("--seed", type=int, default=1, help="the random seed (the same seed gives the same trace)")
+    p.add_argument("--players", type=int, default=None, help="how many players (default: the fewest allowed)")
+    p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
+    p.add_argument("--json", action="store_true", help="print the trace as JSON")
+    p.add_argument("--interactive", action="store_true", help="decide for the first player at the terminal")
+    p.set_defaults(run=cmd_run)
     return parser
 
 
@@ -89,6 +97,66 @@ def cmd_check(args) -> int:
 def _diag_json(d) -> dict:
     return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
             "message": d.message, "rule": d.rule, "kind": d.kind}
+
+
+def load_one(game: str):
+    """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
+    from .diagnostics import SourceError
+    path = Path(game)
+    if path.suffix == ".ludex" or path.exists():
+        if not path.exists():
+            print(f"ludex: error: no such file: {path}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        groups = group_by_game([path])
+        key, paths = next(iter(groups.items()))
+        loaded = load_paths(key, paths)
+    else:
+        if game not in bundled_games():
+            import difflib
+            close = difflib.get_close_matches(game, bundled_games(), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            print(f"ludex: error: no bundled game '{game}'{hint}; games: {', '.join(bundled_games())}",
+                  file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        loaded = load_game(game)
+    if not loaded.ok:
+        raise SourceError(loaded.diagnostics)
+    return loaded.game
+
+
+def cmd_run(args) -> int:
+    from .agents import InteractiveAgent, RandomAgent
+    from .engine import Game
+    from .trace import format_event
+    gamedef = load_one(args.game)
+    header = gamedef.header
+    count = args.players or (header.min_players if header else 2)
+    if header and not header.min_players <= count <= header.max_players:
+        print(f"ludex: error: {gamedef.key} is for {header.min_players} to {header.max_players} players",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.format and header and args.format not in header.formats:
+        print(f"ludex: error: {gamedef.key} has formats {', '.join(header.formats)}", file=sys.stderr)
+        return EXIT_USAGE
+    names = [f"p{i + 1}" for i in range(count)]
+    random_agent = RandomAgent(args.seed)
+    agent = random_agent
+    if args.interactive:
+        person = InteractiveAgent()
+        agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == names[0] \
+            else random_agent(game, d)
+    game = Game(gamedef, names, agent, seed=args.seed, format=args.format)
+    if not args.json:
+        game.listeners.append(lambda e: print(format_event(e)))
+    game.run()
+    if args.json:
+        print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
+                          "winners": [p.name for p in game.winners or []],
+                          "trace": [e.as_json() for e in game.trace]}, indent=1))
+    else:
+        winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
+        print(f"game over after {len(game.trace)} events: {winners}")
+    return EXIT_OK
 
 
 def cmd_fmt(args) -> int:

@@ -1,0 +1,814 @@
+"""Compile: AST expressions and statements in, Python closures out, built once per game.
+
+An expression becomes ``fn(frame) -> value``; a statement ``fn(frame) -> None``. Every statement
+runs under a guard that turns a wrong kind of value (a card where a number is needed, an empty
+choice) into a positioned error naming the rule, never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING
+
+from . import ast as A
+from .builtins import BUILTINS, CONSTANTS
+from .diagnostics import LudexError
+from .state import Card, Player, Zone
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+
+
+def as_list(value) -> list:
+    if isinstance(value, Zone):
+        return list(value.cards)
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def words(value) -> str:
+    from .engine import _words
+    return _words(value)
+
+
+class Compiler:
+    def __init__(self, game: "Game"):
+        self.game = game
+        self._abilities: dict = {}
+
+    # ================================================================ expressions
+    def expr(self, x):
+        method = getattr(self, "e_" + type(x).__name__)
+        return method(x)
+
+    def e_Number(self, x):
+        v = x.value
+        return lambda f: v
+
+    def e_Text(self, x):
+        v = x.value
+        return lambda f: v
+
+    def e_Constant(self, x):
+        v = x.value
+        return lambda f: v
+
+    def e_This(self, x):
+        return lambda f: f.this
+
+    def e_Name(self, x):
+        game, n = self.game, x.name
+        state = game.state
+        gamedef = game.gamedef
+        constant = CONSTANTS.get(n)
+
+        def name(f):
+            vars = f.vars
+            if n in vars:
+                return vars[n]
+            if n in state.fields:
+                value = state.fields[n]
+                return game.apply_modifiers(("field", n), value) if game.modifiers else value
+            if n in state.zones:
+                return state.zones[n]
+            if n in game.values:
+                return game.read_value(n, (), f)
+            if constant is not None:
+                return constant.fn(game)
+            if n in game.boards:
+                return game.boards[n]
+            if n in gamedef.decks:
+                return gamedef.decks[n]
+            raise game.error(f"'{n}' has no value here", f.rule, x.span)
+        return name
+
+    def e_Attr(self, x):
+        game, n = self.game, x.name
+        subject = self.expr(x.subject)
+
+        def attr(f):
+            obj = subject(f)
+            if isinstance(obj, Player):
+                if n in obj.fields:
+                    value = obj.fields[n]
+                    return game.apply_modifiers(("attr", obj.name, n), value) if game.modifiers else value
+                if n in obj.zones:
+                    return obj.zones[n]
+                if n == "name":
+                    return obj.name
+                if n == "seat":
+                    return obj.seat + 1
+                if n == "eliminated":
+                    return obj.eliminated
+            elif isinstance(obj, Card):
+                if n in obj.attrs:
+                    value = obj.attrs[n]
+                    return game.apply_modifiers(("attr", obj.id, n), value) if game.modifiers else value
+                if n == "title":
+                    return obj.title
+                if n == "type":
+                    return obj.type
+                if n == "owner":
+                    return obj.owner
+                if n == "zone":
+                    return obj.zone
+                if n == "face-up":
+                    return obj.face_up
+                return None
+            raise game.error(f"{words(obj)} has no '{n}'", f.rule, x.span)
+        return attr
+
+    def e_Index(self, x):
+        subject, index = self.expr(x.subject), self.expr(x.index)
+        game = self.game
+
+        def item(f):
+            xs = as_list(subject(f))
+            i = index(f)
+            if not isinstance(i, int) or not 0 <= i < len(xs):
+                raise game.error(f"there is no item {words(i)} in a list of {len(xs)}", f.rule, x.span)
+            return xs[i]
+        return item
+
+    def e_Call(self, x):
+        game = self.game
+        args = [self.expr(a) for a in x.args]
+        b = BUILTINS.get(x.name)
+        if b is not None:
+            fn = b.fn
+            return lambda f: fn(game, *[a(f) for a in args])
+        name = x.name
+        return lambda f: game.read_value(name, tuple(a(f) for a in args), f)
+
+    def e_ListExpr(self, x):
+        items = [self.expr(i) for i in x.items]
+        return lambda f: [i(f) for i in items]
+
+    def e_Unary(self, x):
+        operand = self.expr(x.operand)
+        if x.op == "-":
+            return lambda f: -operand(f)
+        return lambda f: not operand(f)
+
+    def e_Binary(self, x):
+        left, right = self.expr(x.left), self.expr(x.right)
+        op = x.op
+        if op == "and":
+            return lambda f: bool(left(f)) and bool(right(f))
+        if op == "or":
+            return lambda f: bool(left(f)) or bool(right(f))
+        if op == "in":
+            return lambda f: left(f) in as_list(right(f))
+        if op == "not in":
+            return lambda f: left(f) not in as_list(right(f))
+        if op in _COMPARE:
+            fn = _COMPARE[op]
+            return lambda f: fn(left(f), right(f))
+        fn = _ARITH[op]
+        game = self.game
+
+        def arith(f):
+            a, b = left(f), right(f)
+            if op in ("/", "%") and b == 0:
+                raise game.error("division by zero", f.rule, x.span)
+            return fn(a, b)
+        return arith
+
+    def e_IsNone(self, x):
+        subject = self.expr(x.subject)
+        if x.negated:
+            return lambda f: subject(f) is not None
+        return lambda f: subject(f) is None
+
+    def e_IfExpr(self, x):
+        c, t, o = self.expr(x.condition), self.expr(x.then), self.expr(x.otherwise)
+        return lambda f: t(f) if c(f) else o(f)
+
+    def e_Quantified(self, x):
+        iterable, body, var, kind = self.expr(x.iterable), self.expr(x.body), x.var, x.kind
+
+        def quantified(f):
+            items = as_list(iterable(f))
+            saved = f.vars.get(var, _MISSING)
+            try:
+                results = []
+                for item in items:
+                    f.vars[var] = item
+                    results.append((item, bool(body(f))))
+            finally:
+                if saved is _MISSING:
+                    f.vars.pop(var, None)
+                else:
+                    f.vars[var] = saved
+            if kind == "every":
+                return all(r for _, r in results)
+            if kind == "any":
+                return any(r for _, r in results)
+            if kind == "count":
+                return sum(1 for _, r in results if r)
+            return [i for i, r in results if r]
+        return quantified
+
+    def e_Ranked(self, x):
+        iterable, key, var, kind = self.expr(x.iterable), self.expr(x.key), x.var, x.kind
+
+        def ranked(f):
+            items = as_list(iterable(f))
+            saved = f.vars.get(var, _MISSING)
+            scored = []
+            try:
+                for item in items:
+                    f.vars[var] = item
+                    scored.append((key(f), item))
+            finally:
+                if saved is _MISSING:
+                    f.vars.pop(var, None)
+                else:
+                    f.vars[var] = saved
+            if not scored:
+                return []
+            best = max(s for s, _ in scored) if kind == "highest" else min(s for s, _ in scored)
+            return [i for s, i in scored if s == best]
+        return ranked
+
+    # ================================================================ statements
+    def block(self, body):
+        game = self.game
+        steps = [(s, self.stmt(s)) for s in body]
+
+        def run(f):
+            for node, step in steps:
+                game.current_span = node.span
+                game.tick(f.rule)
+                try:
+                    step(f)
+                except LudexError:
+                    raise
+                except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+                    raise game.error(f"this cannot be done with these values ({_explain(exc)})", f.rule,
+                                     node.span) from None
+                if not game.simultaneous and game.checks:
+                    game.run_checks()
+        return run
+
+    def stmt(self, s):
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    # -- targets: something the rules change
+    def target(self, x):
+        """(read, write, describe) for a counter, supply, role, flag or attribute."""
+        game = self.game
+        if isinstance(x, A.Name):
+            n = x.name
+
+            def owner(f):
+                if n in game.state.fields:
+                    return game.state.fields
+                raise game.error(f"'{n}' is not part of the game state", f.rule, x.span)
+            return (lambda f: owner(f)[n]), (lambda f, v: owner(f).__setitem__(n, v)), (lambda f: n), \
+                (lambda f: n)
+        if isinstance(x, A.Attr):
+            subject, n = self.expr(x.subject), x.name
+
+            def table(f):
+                obj = subject(f)
+                if isinstance(obj, Player):
+                    return obj.fields, f"{obj.name}'s {n}"
+                if isinstance(obj, Card):
+                    return obj.attrs, f"{obj.title}'s {n}"
+                raise game.error(f"{words(obj)} has no '{n}' to change", f.rule, x.span)
+            return (lambda f: table(f)[0].get(n)), (lambda f, v: table(f)[0].__setitem__(n, v)), \
+                (lambda f: table(f)[1]), (lambda f: n)
+        raise AssertionError("the checker admits only names and attributes as targets")
+
+    def _bounded(self, f, bound_name, value, what, span):
+        low, high = self.game.state.bounds.get(bound_name, (None, None))
+        if isinstance(value, int) and not isinstance(value, bool):
+            if low is not None and value < low:
+                raise self.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
+            if high is not None and value > high:
+                raise self.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
+
+    def s_Let(self, s):
+        value, var = self.expr(s.value), s.var
+
+        def let(f):
+            f.vars[var] = value(f)
+        return let
+
+    def s_Set(self, s):
+        read, write, describe, field_name = self.target(s.target)
+        value = self.expr(s.value) if s.value is not None else None
+        game = self.game
+
+        def set_(f):
+            new = value(f) if value else (False if isinstance(read(f), bool) else None)
+            old = read(f)
+            self._bounded(f, field_name(f), new, describe(f), s.span)
+            write(f, new)
+            if old is not new:
+                game.record(f.rule, "set", f"{describe(f)}: {words(old)} -> {words(new)}")
+        return set_
+
+    def s_Change(self, s):
+        read, write, describe, field_name = self.target(s.target)
+        amount, sign = self.expr(s.amount), s.sign
+        game = self.game
+
+        def change(f):
+            old = read(f) or 0
+            new = old + sign * amount(f)
+            self._bounded(f, field_name(f), new, describe(f), s.span)
+            write(f, new)
+            game.record(f.rule, "change", f"{describe(f)}: {old} -> {new}")
+        return change
+
+    def s_Transfer(self, s):
+        amount = self.expr(s.amount)
+        src_read, src_write, src_describe, src_name = self.target(s.source)
+        dst_read, dst_write, dst_describe, dst_name = self.target(s.destination)
+        game = self.game
+
+        def transfer(f):
+            n = amount(f)
+            have = src_read(f) or 0
+            if n < 0:
+                raise game.error(f"cannot transfer a negative amount ({n})", f.rule, s.span)
+            if have < n:
+                raise game.error(f"{src_describe(f)} holds {have}, not the {n} to transfer", f.rule, s.span)
+            after = (dst_read(f) or 0) + n
+            self._bounded(f, dst_name(f), after, dst_describe(f), s.span)
+            src_write(f, have - n)
+            dst_write(f, after)
+            game.record(f.rule, "transfer", f"{n} from {src_describe(f)} to {dst_describe(f)} "
+                        f"({dst_describe(f)} now {after})", amount=n)
+        return transfer
+
+    def s_Move(self, s):
+        cards, dest, place = self.expr(s.cards), self.expr(s.destination), s.place
+        game = self.game
+
+        def move(f):
+            zone = dest(f)
+            if not isinstance(zone, Zone):
+                raise game.error(f"{words(zone)} is not a zone", f.rule, s.span)
+            for card in as_list(cards(f)):
+                if not isinstance(card, Card):
+                    raise game.error(f"{words(card)} is not a card", f.rule, s.span)
+                source = card.zone
+                game.move_card(card, zone, place)
+                shown = card.title if not (zone.hidden and source is not None and source.hidden) else "a card"
+                game.record(f.rule, "move", f"{shown} moves from {source} to {zone}", card=card.id)
+        return move
+
+    def s_Draw(self, s):
+        amount, src, dst = self.expr(s.amount), self.expr(s.source), self.expr(s.destination)
+        game = self.game
+
+        def draw(f):
+            n, source, dest = amount(f), src(f), dst(f)
+            drawn = 0
+            for _ in range(n):
+                if not source.cards:
+                    break
+                game.move_card(source.cards[0], dest, "bottom")
+                drawn += 1
+            who = source.owner.name + " " if source.owner else ""
+            short = f" ({source} was empty after {drawn})" if drawn < n else ""
+            game.record(f.rule, "draw", f"{who}draws {drawn} card{'s' if drawn != 1 else ''} from {source} "
+                        f"to {dest}{short}", source.owner, count=drawn)
+        return draw
+
+    def s_Create(self, s):
+        cards, dst = self.expr(s.cards), self.expr(s.destination)
+        game = self.game
+
+        def create(f):
+            zone = dst(f)
+            value = cards(f)
+            titles = []
+            if isinstance(value, A.Deck):
+                for count, title in value.entries:
+                    titles += [title] * count
+            else:
+                titles = [value] if isinstance(value, str) else list(value)
+            for title in titles:
+                game.create_card(title, zone.owner, zone, f.rule)
+            game.record(f.rule, "create", f"{len(titles)} card{'s' if len(titles) != 1 else ''} into {zone}")
+        return create
+
+    def s_Shuffle(self, s):
+        zone_of, game = self.expr(s.zone), self.game
+
+        def shuffle(f):
+            zone = zone_of(f)
+            forced, was_forced = game._forced(f"order {zone}")
+            if was_forced:
+                zone.cards.sort(key=lambda c: _position(forced, c.title))
+            else:
+                game.rng.shuffle(zone.cards)
+            game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
+                                                                  if was_forced else ""), random="shuffle")
+        return shuffle
+
+    def s_Reveal(self, s):
+        cards, game = self.expr(s.cards), self.game
+
+        def reveal(f):
+            for card in as_list(cards(f)):
+                card.face_up = True
+                game.emit("named", "", "revealed", (card,), f.rule, f"{card.owner}'s {card.title} is revealed"
+                          if card.owner else f"{card.title} is revealed")
+        return reveal
+
+    def s_Emit(self, s):
+        args, game, name = [self.expr(a) for a in s.args], self.game, s.event
+        return lambda f: game.emit("named", "", name, tuple(a(f) for a in args), f.rule,
+                                   f"{name}({', '.join(words(a(f)) for a in args)})")
+
+    def s_Milestone(self, s):
+        game = self.game
+        label = f"{s.kind} {s.name}".strip() if s.kind == "phase" else s.kind
+        text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
+            f"the {s.kind} {'begins' if s.edge == 'begin' else 'ends'}"
+        return lambda f: game.emit(s.edge, s.kind, s.name, (), f.rule, text)
+
+    def s_If(self, s):
+        branches = [(self.expr(c), self.block(b)) for c, b in s.branches]
+        otherwise = self.block(s.otherwise) if s.otherwise else None
+
+        def if_(f):
+            for condition, body in branches:
+                if condition(f):
+                    body(f)
+                    return
+            if otherwise:
+                otherwise(f)
+        return if_
+
+    def s_ForEach(self, s):
+        iterable, body, var, game = self.expr(s.iterable), self.block(s.body), s.var, self.game
+
+        def for_each(f):
+            items = as_list(iterable(f))
+            if s.simultaneous:
+                game.simultaneous += 1
+            try:
+                for item in items:
+                    f.vars[var] = item
+                    body(f)
+            finally:
+                if s.simultaneous:
+                    game.simultaneous -= 1
+            if s.simultaneous:
+                game.run_checks()
+        return for_each
+
+    def s_Repeat(self, s):
+        body, until, game = self.block(s.body), self.expr(s.until) if s.until else None, self.game
+
+        def repeat(f):
+            while True:
+                body(f)
+                if until is not None and until(f):
+                    return
+        return repeat
+
+    def s_While(self, s):
+        condition, body = self.expr(s.condition), self.block(s.body)
+
+        def while_(f):
+            while condition(f):
+                body(f)
+        return while_
+
+    def s_Goto(self, s):
+        from .engine import Goto
+        target, span = s.target, s.span
+
+        def goto(f):
+            raise Goto(target, span)
+        return goto
+
+    def s_Skip(self, s):
+        from .engine import SkipStep
+
+        def skip(f):
+            raise SkipStep()
+        return skip
+
+    def s_Run(self, s):
+        game, target = self.game, s.target
+        return lambda f: game.run_rule(target, f)
+
+    # -- decisions
+    def _decide(self, f, chooser, kind, options, prompt, hidden, span):
+        from .engine import Decision
+        player = chooser(f)
+        return self.game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
+
+    def s_Choose(self, s):
+        chooser, options, game = self.expr(s.chooser), self.expr(s.options), self.game
+
+        def choose(f):
+            opts = as_list(options(f))
+            answer = self._decide(f, chooser, "choose", opts, s.prompt or f"choose {s.var}", s.hidden, s.span)
+            f.vars[s.var] = answer
+            who = chooser(f)
+            game.record(f.rule, "decision", f"{who} chooses " + ("a card (hidden)" if s.hidden else words(answer)),
+                        who, choice=words(answer), hidden=s.hidden)
+        return choose
+
+    def s_ChooseNumber(self, s):
+        chooser, low, high, game = self.expr(s.chooser), self.expr(s.low), self.expr(s.high), self.game
+
+        def choose_number(f):
+            opts = list(range(low(f), high(f) + 1))
+            answer = self._decide(f, chooser, "number", opts, s.prompt or f"choose {s.var}", False, s.span)
+            f.vars[s.var] = answer
+            game.record(f.rule, "decision", f"{chooser(f)} chooses {answer}", chooser(f), choice=answer)
+        return choose_number
+
+    def s_Order(self, s):
+        chooser, options, game = self.expr(s.chooser), self.expr(s.options), self.game
+
+        def order(f):
+            opts = as_list(options(f))
+            answer = opts if len(opts) < 2 else self._decide(f, chooser, "order", opts, s.prompt or "order",
+                                                           False, s.span)
+            f.vars[s.var] = list(answer)
+            if len(opts) > 1:
+                game.record(f.rule, "decision", f"{chooser(f)} orders {words(list(answer))}", chooser(f))
+        return order
+
+    def s_May(self, s):
+        chooser, body = self.expr(s.chooser), self.block(s.body)
+        otherwise = self.block(s.otherwise) if s.otherwise else None
+        game = self.game
+
+        def may(f):
+            answer = self._decide(f, chooser, "may", [True, False], s.prompt, False, s.span)
+            game.record(f.rule, "decision", f"{chooser(f)} answers {words(bool(answer))}: {s.prompt}", chooser(f))
+            if answer:
+                body(f)
+            elif otherwise:
+                otherwise(f)
+        return may
+
+    def s_Pick(self, s):
+        options, game = self.expr(s.options), self.game
+
+        def pick(f):
+            opts = as_list(options(f))
+            if not opts:
+                raise game.error("nothing to pick from at random", f.rule, s.span)
+            forced, was_forced = game._forced("pick")
+            if was_forced:
+                matches = [o for o in opts if words(o) == forced or o == forced]
+                if not matches:
+                    raise game.error(f"the scenario fixes the random pick to {forced}, which is not one of "
+                                     f"{words(opts)}", f.rule, s.span)
+                answer = matches[0]
+            else:
+                answer = opts[game.rng.randrange(len(opts))]
+            f.vars[s.var] = answer
+            game.record(f.rule, "random", f"{words(answer)} is picked at random from {words(opts)}",
+                        random="pick", choice=words(answer))
+        return pick
+
+    def s_Roll(self, s):
+        count, game = self.expr(s.count), self.game
+
+        def roll(f):
+            dice = game.gamedef.dice[s.dice]
+            n = count(f)
+            faces = []
+            for _ in range(n):
+                forced, was_forced = game._forced(f"dice {s.dice}")
+                faces.append(forced if was_forced else dice.faces[game.rng.randrange(len(dice.faces))])
+            f.vars[s.var] = faces
+            game.record(f.rule, "random", f"{n} {s.dice} dice roll {', '.join(faces)}", random="dice",
+                        faces=faces)
+        return roll
+
+    # -- windows and turns
+    def s_Window(self, s):
+        from .engine import Decision, Play
+        starting, game = self.expr(s.starting), self.game
+        names = [a for part in s.menu for a in part.actions]
+
+        def window(f):
+            from .builtins import players_from
+            start = starting(f)
+            order = players_from(game, start)
+            game.record(f.rule, "window", f"{s.name} opens; {start} acts first")
+            passes, i = 0, 0
+            while True:
+                active = [p for p in order if not p.eliminated]
+                if not active:
+                    break
+                player = order[i % len(order)]
+                i += 1
+                if player.eliminated:
+                    continue
+                game.tick(f.rule)
+                options = game.legal_plays(player, names) + [Play("pass", player)]
+                choice = game.decide(Decision(player, "play", options, f.rule, s.name, False, s.span))
+                if choice.action == "pass":
+                    game.attempt(choice, f.rule)
+                    passes += 1
+                    if passes >= len(active):
+                        break
+                else:
+                    game.attempt(choice, f.rule)
+                    passes = 0
+                game.run_checks()
+            game.record(f.rule, "window", f"{s.name} closes: every player passed in a row")
+        return window
+
+    def s_Turn(self, s):
+        from .engine import Decision, Play
+        player_of, game = self.expr(s.player), self.game
+
+        def turn(f):
+            player = player_of(f)
+            game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
+            for part in s.menu:
+                used, made = set(), 0
+                while True:
+                    if part.count in ("one", "n") and made >= part.n:
+                        break
+                    if part.count == "up-to" and made >= part.n:
+                        break
+                    names = [a for a in part.actions if part.repeats or a not in used]
+                    options = game.legal_plays(player, names)
+                    may_pass = part.count in ("any", "up-to") or "pass" in names
+                    if may_pass:
+                        options.append(Play("pass", player))
+                    game.tick(f.rule)
+                    choice = game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False,
+                                                  s.span))
+                    game.attempt(choice, f.rule)
+                    if choice.action == "pass":
+                        if part.count in ("any", "up-to"):
+                            break
+                    used.add(choice.action)
+                    made += 1
+                    game.run_checks()
+            game.emit("end", "turn", "", (player,), f.rule, f"{player}'s turn ends")
+        return turn
+
+    def s_Perform(self, s):
+        from .engine import Play, Violation
+        args, actor, game = [self.expr(a) for a in s.args], self.expr(s.actor), self.game
+
+        def perform(f):
+            play = Play(s.action, actor(f), tuple(a(f) for a in args))
+            try:
+                game.attempt(play, f.rule)
+            except Violation as v:
+                raise game.error(f"rule {f.rule} makes a play that rule {v.rule} refuses: {v.message}", f.rule,
+                                 s.span) from None
+        return perform
+
+    def s_Initiate(self, s):
+        from .engine import Decision
+        cards, game = self.expr(s.cards), self.game
+        ordered_by = self.expr(s.ordered_by) if s.ordered_by is not None else None
+        kind = s.ability.lower()
+
+        def initiate(f):
+            found = []
+            for card in as_list(cards(f)):
+                definition = game.gamedef.cards.get(card.title)
+                for ability in definition.abilities if definition else ():
+                    if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()):
+                        found.append((card, ability))
+            if len(found) > 1 and ordered_by is not None:
+                chooser = ordered_by(f)
+                labels = [_Ability(card, ability) for card, ability in found]
+                answer = game.decide(Decision(chooser, "order", labels, f.rule,
+                                              f"order the {s.ability} abilities", False, s.span))
+                found = [(a.card, a.ability) for a in answer]
+                game.record(f.rule, "decision", f"{chooser} orders {words(list(answer))}", chooser)
+            for card, ability in found:
+                game.record(f.rule, "ability", f"{card.owner}'s {card.title}: {ability.name} ({ability.kind})"
+                            " initiates", card.owner)
+                body = self._abilities.get(id(ability))
+                if body is None:
+                    body = self._abilities[id(ability)] = self.block(ability.body)
+                body(type(f)({}, f.rule, this=card))
+        return initiate
+
+    def s_Require(self, s):
+        from .engine import Violation
+        condition = self.expr(s.condition)
+
+        def require(f):
+            self.game.exercised.add(s.cite)
+            if not condition(f):
+                raise Violation(s.cite, s.message, None, s.span)
+        return require
+
+    def s_Modify(self, s):
+        from .engine import Modifier
+        value, game, d = self.expr(s.value), self.game, s.duration
+        key_of = self._modifier_key(s.target)
+
+        def modify(f):
+            key = key_of(f)
+            ends = (d.milestone, d.name)
+            pending = d.kind == "for_next"
+            if pending and d.milestone != "round":
+                raise game.error("'for next' lasts a round: write 'for next round'", f.rule, s.span)
+            v = value(f)
+            game.modifiers.append(Modifier(key, s.op, v, f.rule, ends, pending))
+            when = {"until_end": f"until the end of the {d.milestone}", "for_this": f"for this {d.milestone}",
+                    "for_next": f"for the next {d.milestone}"}[d.kind]
+            game.record(f.rule, "modifier", f"modifier: {_describe_key(key)} {s.op} {words(v)} {when}")
+        return modify
+
+    def _modifier_key(self, x):
+        if isinstance(x, A.Call):
+            args = [self.expr(a) for a in x.args]
+            return lambda f: ("value", x.name, tuple(a(f) for a in args))
+        if isinstance(x, A.Name):
+            if x.name in self.game.gamedef.values:
+                return lambda f: ("value", x.name, ())
+            return lambda f: ("field", x.name)
+        subject = self.expr(x.subject)
+
+        def attr_key(f):
+            obj = subject(f)
+            return ("attr", obj.name if isinstance(obj, Player) else obj.id, x.name)
+        return attr_key
+
+    # -- game end
+    def s_Win(self, s):
+        from .engine import GameOver
+        players, game = self.expr(s.players), self.game
+
+        def win(f):
+            winners = as_list(players(f))
+            game.winners = winners
+            game.record(f.rule, "win", f"{words(winners) if len(winners) != 1 else winners[0]} "
+                        f"win{'s' if len(winners) == 1 else ''} the game")
+            raise GameOver(winners)
+        return win
+
+    def s_Eliminate(self, s):
+        players, game = self.expr(s.players), self.game
+
+        def eliminate(f):
+            for p in as_list(players(f)):
+                if not p.eliminated:
+                    p.eliminated = True
+                    game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
+        return eliminate
+
+    def s_Log(self, s):
+        game = self.game
+        return lambda f: game.record(f.rule, "log", s.message)
+
+
+class _Ability:
+    def __init__(self, card, ability):
+        self.card, self.ability = card, ability
+
+    def __str__(self):
+        return f"{self.card.title} ({self.ability.name})"
+
+
+_MISSING = object()
+
+
+def _position(order, title):
+    try:
+        return order.index(title)
+    except ValueError:
+        return len(order)
+
+
+def _describe_key(key) -> str:
+    if key[0] == "value":
+        return f"{key[1]}({', '.join(words(a) for a in key[2])})" if key[2] else key[1]
+    if key[0] == "field":
+        return key[1]
+    return f"{key[1]}.{key[2]}"
+
+
+def _explain(exc) -> str:
+    text = str(exc)
+    if "NoneType" in text:
+        return "a value is none"
+    if "unsupported operand" in text or "not supported between" in text:
+        return "these values cannot be compared or added"
+    return text

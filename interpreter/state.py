@@ -1,0 +1,152 @@
+"""The state of a game in play: players in seat order, counters, supplies, zones, rows, roles, flags
+and cards. Built from a game's schema; can be snapshot and compared; checks its own invariants.
+
+In: a ``GameDef``'s state schema and card definitions. Out: mutable state objects the engine changes
+(and only the engine: every change goes through ``engine.py``, which cites the rule making it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+class Card:
+    """One physical card in play: a definition's title and attributes, an owner, the zone it is in."""
+
+    __slots__ = ("id", "title", "type", "attrs", "owner", "zone", "face_up")
+
+    def __init__(self, id: int, title: str, type: str, attrs: dict, owner):
+        self.id = id
+        self.title = title
+        self.type = type
+        self.attrs = attrs
+        self.owner = owner
+        self.zone: Optional[Zone] = None
+        self.face_up = False
+
+    def __repr__(self) -> str:
+        return f"{self.title}#{self.id}"
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Zone:
+    """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
+
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row")
+
+    def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False):
+        self.name = name
+        self.owner = owner
+        self.cards: list[Card] = []
+        self.hidden = hidden
+        self.ordered = ordered
+        self.row = row
+
+    def __repr__(self) -> str:
+        return f"{self.owner.name}.{self.name}" if self.owner else self.name
+
+    __str__ = __repr__
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    def __contains__(self, card) -> bool:
+        return card in self.cards
+
+
+class Player:
+    """A seat at the table: a name, counters and flags (``fields``), zones."""
+
+    __slots__ = ("name", "seat", "fields", "zones", "eliminated")
+
+    def __init__(self, name: str, seat: int):
+        self.name = name
+        self.seat = seat
+        self.fields: dict = {}
+        self.zones: dict[str, Zone] = {}
+        self.eliminated = False
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+
+@dataclass
+class State:
+    players: list
+    format: str = ""
+    fields: dict = field(default_factory=dict)      # game counters, supplies, roles, flags
+    zones: dict = field(default_factory=dict)       # game zones
+    cards: list = field(default_factory=list)       # every card ever created, by id
+    supply_capacity: dict = field(default_factory=dict)
+    bounds: dict = field(default_factory=dict)      # field name -> (min, max) evaluated at set-up
+
+    def player(self, name: str) -> Optional[Player]:
+        for p in self.players:
+            if p.name == name:
+                return p
+        return None
+
+    def all_zones(self):
+        yield from self.zones.values()
+        for p in self.players:
+            yield from p.zones.values()
+
+    def snapshot(self) -> dict:
+        """A plain, comparable picture of the whole state (names, numbers, titles in order)."""
+        def value(v):
+            if isinstance(v, Player):
+                return f"player:{v.name}"
+            if isinstance(v, Card):
+                return f"card:{v.id}"
+            return v
+        return {
+            "format": self.format,
+            "fields": {k: value(v) for k, v in sorted(self.fields.items())},
+            "zones": {z.name: [c.id for c in z.cards] for z in self.zones.values()},
+            "players": [{
+                "name": p.name, "eliminated": p.eliminated,
+                "fields": {k: value(v) for k, v in sorted(p.fields.items())},
+                "zones": {z.name: [c.id for c in z.cards] for z in p.zones.values()},
+            } for p in self.players],
+            "cards": [(c.id, c.title, c.face_up, sorted((k, value(v)) for k, v in c.attrs.items()))
+                      for c in self.cards],
+        }
+
+    def invariant_breaks(self) -> list[str]:
+        """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
+        counters out of bounds. Empty when the state is consistent."""
+        problems = []
+        seen: dict[int, Zone] = {}
+        for zone in self.all_zones():
+            for card in zone.cards:
+                if card.id in seen:
+                    problems.append(f"{card.title} is in two places: {seen[card.id]} and {zone}")
+                seen[card.id] = zone
+                if card.zone is not zone:
+                    problems.append(f"{card.title} is in {zone} but records {card.zone}")
+        for card in self.cards:
+            if card.id not in seen:
+                problems.append(f"{card.title} (card {card.id}) is in no zone: a card was lost")
+        for name, capacity in self.supply_capacity.items():
+            held = self.fields.get(name, 0)
+            if held < 0 or held > capacity:
+                problems.append(f"the {name} holds {held}, outside 0 to {capacity}")
+        for owner, fields in [(None, self.fields)] + [(p, p.fields) for p in self.players]:
+            for name, value in fields.items():
+                low, high = self.bounds.get(name, (None, None))
+                if isinstance(value, bool) or not isinstance(value, int):
+                    continue
+                who = f"{owner.name}'s " if owner else ""
+                if low is not None and value < low:
+                    problems.append(f"{who}{name} is {value}, below its minimum {low}")
+                if high is not None and value > high:
+                    problems.append(f"{who}{name} is {value}, above its maximum {high}")
+        return problems

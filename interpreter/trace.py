@@ -1,0 +1,12 @@
+"""Report: trace events in, lines a judge can read out: ``[3.2] p1: 5 from treasury to p1's gold``."""
+
+from __future__ import annotations
+
+from .engine import TraceEvent
+
+_INDENT = {"event": "", "window": "  ", "decision": "    ", "play": "    ", "pass": "    "}
+
+
+def format_event(event: TraceEvent) -> str:
+    rule = f"[{event.rule}]" if event.rule else "[flow]"
+    return f"{event.seq:5d} {rule:<14} {_INDENT.get(event.kind, '  ')}{event.text}"
