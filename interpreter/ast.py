@@ -703,3 +703,40 @@ class Module:
     span: Span = field(compare=False, repr=False)
     path: str = ""
     items: tuple = ()
+
+
+# ------------------------------------------------------------------ scenarios
+
+
+@node
+class Step:
+    """One line of a scenario: a script step or an expectation. ``kind`` names it (plays, passes,
+    chooses, answers, orders, run, play-game, force-dice, force-order, force-pick, expect-true,
+    expect-winner, expect-no-winner, expect-eliminated, expect-refused, expect-trace, expect-offered);
+    ``args`` holds its parts (names, expressions, rule ids, text)."""
+    span: Span = field(compare=False, repr=False)
+    kind: str = ""
+    args: tuple = ()
+
+
+@node
+class Scenario:
+    """``scenario "title" { question ... answer ... cite ... setup { } steps... }``: a ruling that runs."""
+    span: Span = field(compare=False, repr=False)
+    title: str = ""
+    question: str = ""
+    answer: str = ""
+    cites: tuple = ()
+    tags: tuple = ()
+    players: tuple = ()
+    format: str = ""
+    setup: tuple = ()
+    steps: tuple = ()
+
+
+@node
+class ScenarioFile:
+    """One parsed scenario file."""
+    span: Span = field(compare=False, repr=False)
+    path: str = ""
+    scenarios: tuple = ()

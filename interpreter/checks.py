@@ -14,7 +14,7 @@ import re
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
-from .diagnostics import Diagnostic, Related
+from .diagnostics import SOURCES, Diagnostic, Related
 from .model import GameDef, is_numbered, number_key
 
 #: Attributes every card has, whatever its type.
@@ -106,6 +106,7 @@ class Checker:
             self.rule = rule_id
             rule = self.game.rules.get(rule_id)
             if rule is None:
+                self.rule = ""
                 self.error("S004", f"erratum on rule {rule_id}, which does not exist", id_span or erratum.span,
                            hint=self.suggest(rule_id, self.game.rules))
                 continue
@@ -123,7 +124,8 @@ class Checker:
         for card in self.game.cards.values():
             ctype = self.game.card_types.get(card.type)
             if ctype is None:
-                self.error("S010", f"card \"{card.title}\" has unknown card type '{card.type}'", card.span,
+                self.error("S010", f"card \"{card.title}\" has unknown card type '{card.type}'",
+                           word_span(card.span, card.type, after=card.title),
                            hint=self.suggest(card.type, self.game.card_types))
                 continue
             declared = {f.name: f for f in ctype.fields}
@@ -153,7 +155,8 @@ class Checker:
         for doc in rule.docs:
             for ref, offset in references_in(doc.text):
                 if ref not in self.game.rules:
-                    self.error("S030", f"the text refers to rule {ref}, which is not transcribed", doc.span,
+                    self.error("S030", f"the text refers to rule {ref}, which is not transcribed",
+                               reference_span(doc, ref, offset),
                                hint="add it, or mark it: rule " + ref + " \"...\" outside source { note \"...\" }")
         for value in rule.values:
             self.check_value(value)
@@ -315,20 +318,20 @@ class Checker:
         elif isinstance(s, A.Roll):
             scope.number(s.count)
             if s.dice not in self.game.dice:
-                self.error("S050", f"unknown dice '{s.dice}'", s.span, hint=self.suggest(s.dice, self.game.dice))
+                self.error("S050", f"unknown dice '{s.dice}'", word_span(s.span, s.dice, after=s.count), hint=self.suggest(s.dice, self.game.dice))
             return scope.child({s.var: "list"})
         elif isinstance(s, (A.Window, A.Turn)):
             scope.player(s.starting if isinstance(s, A.Window) else s.player)
             for part in s.menu:
                 for name in part.actions:
                     if name not in self.game.actions and name != "pass":
-                        self.error("S051", f"unknown action '{name}' in the menu", part.span,
+                        self.error("S051", f"unknown action '{name}' in the menu", word_span(part.span, name),
                                    hint=self.suggest(name, list(self.game.actions) + ["pass"]))
         elif isinstance(s, A.Perform):
             scope.player(s.actor)
             action = self.game.actions.get(s.action)
             if action is None:
-                self.error("S051", f"unknown action '{s.action}'", s.span,
+                self.error("S051", f"unknown action '{s.action}'", word_span(s.span, s.action),
                            hint=self.suggest(s.action, self.game.actions))
             elif len(s.args) != len(action.params):
                 self.error("S052", f"action '{s.action}' takes {len(action.params)} argument(s), "
@@ -413,6 +416,50 @@ def walk(body):
         stack.extend(reversed(children))
 
 
+def name_span(x: A.Attr) -> A.Span:
+    """The span of the name in ``p.gold``: it ends where the attribute access ends."""
+    s = x.span
+    if s.end_line > 0 and s.end_column - len(x.name) >= 1:
+        return A.Span(s.path, s.end_line, s.end_column - len(x.name), s.end_line, s.end_column)
+    return s
+
+
+def word_span(span: A.Span, word: str, after=None) -> A.Span:
+    """The span of ``word`` as a whole word on the first line of ``span`` (after the expression or text
+    ``after``, if given), read from the source; the whole span when it is not found there."""
+    line = SOURCES.line(span.path, span.line)
+    if line is None or span.line <= 0:
+        return span
+    start = span.column - 1
+    if isinstance(after, str):
+        found = line.find(f'"{after}"', start)
+        start = found + len(after) + 2 if found >= 0 else start
+    elif after is not None and getattr(after, "span", None) and after.span.end_line == span.line:
+        start = after.span.end_column - 1
+    match = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])").search(line, start)
+    if match is None:
+        return span
+    return A.Span(span.path, span.line, match.start() + 1, span.line, match.end() + 1)
+
+
+def reference_span(doc: A.Doc, ref: str, offset: int) -> A.Span:
+    """Where "see 3.3" stands in the source of a text: the n-th reference to ``ref`` in the text is
+    looked for on the source lines of the text (long text is re-flowed, so offsets do not carry)."""
+    nth = sum(1 for r, o in references_in(doc.text) if r == ref and o < offset)
+    seen = 0
+    for number in range(doc.span.line, max(doc.span.line, doc.span.end_line) + 1):
+        line = SOURCES.line(doc.span.path, number)
+        if line is None:
+            break
+        first = doc.span.column - 1 if number == doc.span.line else 0
+        for r, o in references_in(line[first:]):
+            if r == ref:
+                if seen == nth:
+                    return A.Span(doc.span.path, number, first + o + 1, number, first + o + 1 + len(ref))
+                seen += 1
+    return doc.span
+
+
 def element_type(kind: str) -> str:
     return {"players": "player", "zone": "card", "cards": "card"}.get(kind, "any")
 
@@ -459,6 +506,8 @@ class Scope:
                 return field_type(f)
             if x.name in PLAYER_ATTRIBUTES:
                 return PLAYER_ATTRIBUTES[x.name]
+            if self.type_of(x.subject) == "player":
+                return "any"
             if x.name in CARD_ATTRIBUTES:
                 return CARD_ATTRIBUTES[x.name]
             for ct in g.card_types.values():
@@ -558,7 +607,7 @@ class Scope:
             known = player_fields | set(PLAYER_ATTRIBUTES) | card_fields | set(CARD_ATTRIBUTES)
         if n not in known:
             what = {"player": "a player", "card": "a card"}.get(subject, "a player or a card")
-            self.checker.error("S063", f"unknown attribute '{n}' of {what}", x.span,
+            self.checker.error("S063", f"unknown attribute '{n}' of {what}", name_span(x),
                                hint=self.checker.suggest(n, known))
 
     def call(self, x: A.Call):

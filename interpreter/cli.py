@@ -46,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
     p.add_argument("--interactive", action="store_true", help="decide for the first player at the terminal")
     p.set_defaults(run=cmd_run)
+    p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
+    p.add_argument("game")
+    p.add_argument("rule")
+    p.set_defaults(run=cmd_explain)
     return parser
 
 
@@ -75,23 +79,75 @@ def _games_for(args) -> list:
 
 
 def cmd_check(args) -> int:
+    from .resources import scenarios_dir
     results = _games_for(args)
-    diagnostics = [d for r in results for d in r.diagnostics]
-    if args.json:
-        report = {"games": {r.key: {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
-                                    "errors": [_diag_json(d) for d in r.diagnostics]} for r in results}}
-        print(json.dumps(report, indent=2))
-    else:
-        for r in results:
-            status = "ok" if r.ok else f"{len(r.diagnostics)} error(s)"
-            rules = len(r.game.rules) if r.game else 0
-            print(f"{r.key}: {rules} rules, {status}")
-        if diagnostics:
-            print(render_all(diagnostics), file=sys.stderr)
     if not results:
         print("ludex: no games found", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_SOURCE if diagnostics else EXIT_OK
+    diagnostics = [d for r in results for d in r.diagnostics]
+    reports = {}
+    failed_any = False
+    for r in results:
+        report = {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
+                  "errors": [_diag_json(d) for d in r.diagnostics]}
+        if r.ok and not args.paths:
+            outcome = run_game_scenarios(r.game, scenarios_dir())
+            diagnostics += outcome["diagnostics"]
+            failed_any = failed_any or outcome["failed"] > 0
+            report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
+                          coverage=outcome["coverage"], failures=outcome["failures"])
+            report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
+        reports[r.key] = report
+    if args.json:
+        print(json.dumps({"games": reports}, indent=2))
+    else:
+        print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
+        for key, rep in reports.items():
+            if "scenarios" in rep:
+                cov = rep["coverage"]
+                unexercised = ", ".join(cov["unexercised"]) or "-"
+                print(f"{key:<10} {rep['rules']:>5} {rep['scenarios']['passed'] + rep['scenarios']['failed']:>10} "
+                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}")
+            else:
+                status = "ok" if rep["ok"] else f"{len(rep['errors'])} error(s)"
+                print(f"{key:<10} {rep['rules']:>5}  {status}")
+        for key, rep in reports.items():
+            for failure in rep.get("failures", []):
+                print(f"\nFAILED {key}/{failure['id']}\n{failure['report']}", file=sys.stderr)
+        if diagnostics:
+            print(render_all(diagnostics), file=sys.stderr)
+    if diagnostics:
+        return EXIT_SOURCE
+    return EXIT_FAILURES if failed_any else EXIT_OK
+
+
+def run_game_scenarios(gamedef, folder: Path) -> dict:
+    """Run every scenario of a game; coverage is measured from what the runs exercised."""
+    from .scenarios import load_scenarios, render_failure, run_scenario, scenario_files
+    passed = failed = 0
+    exercised: set = set()
+    failures, diagnostics = [], []
+    for path in scenario_files(folder, gamedef.key):
+        try:
+            parsed = load_scenarios(gamedef, path)
+        except LudexError as exc:
+            diagnostics += exc.diagnostics
+            continue
+        for scenario in parsed.scenarios:
+            result = run_scenario(gamedef, scenario)
+            exercised |= result.exercised
+            if result.passed:
+                passed += 1
+            else:
+                failed += 1
+                failures.append({"id": f"{path.name}::{scenario.title}", "status": result.status,
+                                 "report": render_failure(result)})
+    transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
+    unexercised = [rid for rid in transcribed if rid not in exercised]
+    percent = 100.0 * (len(transcribed) - len(unexercised)) / len(transcribed) if transcribed else 100.0
+    return {"passed": passed, "failed": failed, "failures": failures, "diagnostics": diagnostics,
+            "coverage": {"percent": round(percent, 1), "exercised": sorted(set(transcribed) - set(unexercised)),
+                         "unexercised": unexercised}}
 
 
 def _diag_json(d) -> dict:
@@ -156,6 +212,58 @@ def cmd_run(args) -> int:
     else:
         winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
         print(f"game over after {len(game.trace)} events: {winners}")
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    import difflib
+    from .resources import scenarios_dir
+    from .scenarios import load_scenarios, run_scenario, scenario_files
+    from .syntax import SOURCES
+    gamedef = load_one(args.game)
+    rule = gamedef.rules.get(args.rule)
+    if rule is None:
+        close = difflib.get_close_matches(args.rule, list(gamedef.rules), n=5, cutoff=0.3)
+        print(f"ludex: error: {gamedef.key} has no rule {args.rule}"
+              + (f"; nearest: {', '.join(close)}" if close else ""), file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{rule.id} {rule.title}" + ("  (outside the transcribed source)" if rule.outside else ""))
+    print("=" * min(80, len(rule.id) + len(rule.title) + 1))
+    for doc in rule.docs:
+        label = {"text": "", "note": "Note: ", "example": "Example: "}[doc.kind]
+        print(f"\n{label}{doc.text}")
+    for rid, erratum, _ in gamedef.errata:
+        if rid == rule.id:
+            src = gamedef.source(erratum.source)
+            name = src.title if src else erratum.source
+            print(f"\nErratum ({name} v{erratum.version}): \"{erratum.old}\" should read \"{erratum.new}\"")
+    start, end = rule.span.line, rule.span.end_line
+    print("\nTranscription:")
+    for n in range(start, end + 1):
+        line = SOURCES.line(rule.span.path, n)
+        if line is not None:
+            print(f"  {n:4d} | {line}")
+    from .checks import references_in, walk
+    from . import ast as A
+    refs = sorted({ref for d in rule.docs for ref, _ in references_in(d.text)} |
+                  {s.target for s in walk(rule.body) if isinstance(s, (A.Goto, A.Run))} |
+                  {s.cite for a in rule.actions for s in walk(a.body) if isinstance(s, A.Require)} - {rule.id})
+    if refs:
+        print("\nRefers to: " + ", ".join(f"{r} {gamedef.rules[r].title}" if r in gamedef.rules else r for r in refs))
+    print("\nScenarios that exercise it:")
+    found = 0
+    for path in scenario_files(scenarios_dir(), gamedef.key):
+        try:
+            parsed = load_scenarios(gamedef, path)
+        except LudexError:
+            continue
+        for scenario in parsed.scenarios:
+            result = run_scenario(gamedef, scenario)
+            if rule.id in result.exercised:
+                found += 1
+                print(f"  [{result.status}] {path.name}:{scenario.span.line} {scenario.title}")
+    if not found:
+        print("  none yet")
     return EXIT_OK
 
 

@@ -389,6 +389,8 @@ class Game:
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
         v, body = self.values[name]
+        if v.rule:
+            self.exercised.add(v.rule)
         value = body(Frame(dict(zip(v.params, args)), frame.rule, frame.this))
         return self.apply_modifiers(("value", name, args), value)
 

@@ -7,7 +7,9 @@ without recursion, so deep nesting cannot overflow the Python stack; Lark except
 
 from __future__ import annotations
 
+import difflib
 import re
+import textwrap
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
-from .diagnostics import SOURCES, Diagnostic, SourceError
+from .diagnostics import SOURCES, Diagnostic, Related, SourceError
 from .resources import grammar_dir
 
 #: Deeper nesting of braces, brackets or parentheses than this is refused with a positioned error.
@@ -42,6 +44,8 @@ def parser(start: str = "rules") -> Lark:
 
 # Common mistakes, each a list of snippets that fail the same way (Lark's ``match_examples``).
 # A snippet is matched by the parser state it fails in, so the message fits every file failing there.
+ASSIGNMENT = "assignment is written 'set TARGET = VALUE'"
+
 MISTAKES = {
     "a rule needs a title in quotes after its number, e.g. rule 3.2 \"Active player collects income\"": [
         'rule 3.2 {',
@@ -53,8 +57,10 @@ MISTAKES = {
     ],
     "a block needs its closing '}'": [
         'rule 1 "x" {',
+        'rule 1 "x" { text "a"',
         'rule 1 "x" { set a = 1',
         'flow { if a { set a = 1 }',
+        'flow { set a = 1',
     ],
     "'cite' needs a rule id, e.g. cite 3.2": [
         'action a "a" by p { require x cite "3.2" "m" }',
@@ -62,6 +68,7 @@ MISTAKES = {
     ],
     "a requirement reads: require CONDITION cite RULE \"message\"": [
         'action a "a" by p { require x "m" }',
+        'action a "a" by p { require x == y "m" }',
         'action a "a" by p { require x }',
         'action a "a" by p { require x cite 3.2 }',
     ],
@@ -69,7 +76,7 @@ MISTAKES = {
         'flow { p chooses from xs }',
         'flow { p chooses x xs }',
     ],
-    "assignment is written 'set TARGET = VALUE'": [
+    ASSIGNMENT: [
         'flow { x = 1 }',
         'flow { p.gold = 1 }',
     ],
@@ -113,10 +120,16 @@ MISTAKES = {
     ],
     "a modifier needs a duration: until end of round, for next round, for this phase": [
         'flow { modify x by 1 }',
+        'rule 1 "x" { modify x by 1 }',
         'flow { modify x by 1 until round }',
     ],
     "an 'else' needs a block or 'else if'": [
         'flow { if a { } else set a = 1 }',
+    ],
+    "new cards are written 'create CARDS into ZONE' ('x in y' asks whether x is in y)": [
+        'flow { create x in y }',
+        'flow { create x in y log "a" }',
+        'flow { create x y }',
     ],
     "a duration's milestone is round, turn, game or phase NAME": [
         'flow { modify x by 1 until end of phase }',
@@ -125,8 +138,54 @@ MISTAKES = {
 
 
 @lru_cache(maxsize=None)
-def _examples(start: str):
-    return {label: examples for label, examples in MISTAKES.items()}
+def _mistake_states(start: str) -> tuple:
+    """How each MISTAKES snippet fails: (label, LR state, accepted terminals, token), computed once.
+
+    Lark's own ``match_examples`` compares whole parser stacks, so a snippet written at the top level
+    never matched the same mistake made one block deeper; here only the LR state and what it accepts
+    are compared. The snippets are rules files: other grammars get no labels from them."""
+    failures = []
+    for label, snippets in (MISTAKES.items() if start == "rules" else ()):
+        for snippet in snippets:
+            try:
+                parser(start).parse(snippet)
+            except UnexpectedInput as exc:
+                failures.append((label, _lr_state(exc), _accepts(exc), _token_of(exc)))
+    return tuple(failures)
+
+
+def _lr_state(exc: UnexpectedInput):
+    return getattr(exc.state, "position", exc.state)
+
+
+def _accepts(exc: UnexpectedInput) -> frozenset:
+    """The terminals the parser would have taken where it failed (after any reductions)."""
+    interactive = getattr(exc, "interactive_parser", None)
+    if interactive is not None:
+        try:
+            return frozenset(interactive.accepts())
+        except Exception:  # accepts() replays the parser; if it cannot, fall back to the table
+            pass
+    return frozenset(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+
+
+def _token_of(exc: UnexpectedInput):
+    token = getattr(exc, "token", None)
+    return (token.type, str(token)) if token is not None else None
+
+
+def _match_mistake(exc: UnexpectedInput, accepts: frozenset, start: str) -> str:
+    """The MISTAKES label of a snippet failing in the same state: one failing on the same token
+    first, else the first failing in that state."""
+    state, token = _lr_state(exc), _token_of(exc)
+    candidate = ""
+    for label, s, a, t in _mistake_states(start):
+        if s != state or a != accepts:
+            continue
+        if token is not None and t == token:
+            return label
+        candidate = candidate or label
+    return candidate
 
 
 # ------------------------------------------------------------------ entry points
@@ -155,20 +214,41 @@ def parse_rules_file(path: Path | str) -> A.Module:
 
 def _check_nesting(text: str, path: str) -> None:
     """Refuse nesting deeper than MAX_NESTING before Lark and the compiler ever see it."""
-    depth = 0
-    for match in _BRACKETS.finditer(text):
+    for offset, open_brackets in _bracket_depths(text):
+        if len(open_brackets) > MAX_NESTING:
+            line, column = _line_column(text, offset)
+            span = A.Span(path, line, column, line, column + 1)
+            raise SourceError([Diagnostic(
+                "syntax", "E010", f"nesting is deeper than {MAX_NESTING} levels", span,
+                hint="split the procedure into rules and use 'run' or named values")])
+
+
+def _bracket_depths(text: str, end: int | None = None):
+    """Each bracket outside text and comments, up to ``end``: its offset and the offsets of the
+    brackets open after it (the list is shared and changes as the scan goes on)."""
+    open_brackets: list[int] = []
+    for match in _BRACKETS.finditer(text, 0, len(text) if end is None else end):
         token = match.group()
         if token[0] in "{[(":
-            depth += 1
-            if depth > MAX_NESTING:
-                line = text.count("\n", 0, match.start()) + 1
-                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-                span = A.Span(path, line, column, line, column + 1)
-                raise SourceError([Diagnostic(
-                    "syntax", "E010", f"nesting is deeper than {MAX_NESTING} levels", span,
-                    hint="split the procedure into rules and use 'run' or named values")])
+            open_brackets.append(match.start())
+            yield match.start(), open_brackets
         elif token[0] in "}])":
-            depth = max(0, depth - 1)
+            if open_brackets:
+                open_brackets.pop()
+            yield match.start(), open_brackets
+
+
+def _innermost_open(text: str, end: int):
+    """The offset of the innermost bracket still open at ``end``, or None."""
+    still_open: list[int] = []
+    for _, open_brackets in _bracket_depths(text, end):
+        still_open = open_brackets
+    return still_open[-1] if still_open else None
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 _BRACKETS = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}\[\]()]')
@@ -181,74 +261,148 @@ _TOKEN_WORDS = {
     "COMMA": "','", "COLON": "':'", "DOT": "'.'", "EQUAL": "'='", "NAME": "a name",
     "INT": "a number", "STRING": "text in quotes", "LONG_STRING": "text in quotes",
     "RULE_ID": "a rule id", "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '/' or '%'",
-    "MINUS": "'-'", "$END": "the end of the file", "REPEATS": "'repeats allowed'",
+    "MINUS": "'-'", "$END": "end of file", "REPEATS": "'repeats allowed'",
+}
+
+#: The words a statement starts with (``go`` stands for ``go to``): a misspelling is suggested from these.
+STATEMENT_WORDS = {
+    "let": "let", "set": "set", "increase": "increase", "decrease": "decrease", "clear": "clear",
+    "transfer": "transfer", "move": "move", "draw": "draw", "create": "create", "shuffle": "shuffle",
+    "reveal": "reveal", "emit": "emit", "begin": "begin", "end": "end", "if": "if", "for": "for each",
+    "simultaneously": "simultaneously for each", "repeat": "repeat", "while": "while",
+    "return": "return to", "proceed": "proceed to", "go": "go to", "skip": "skip this step",
+    "run": "run", "pick": "pick", "roll": "roll", "window": "window", "turn": "turn of",
+    "perform": "perform", "initiate": "initiate", "require": "require", "modify": "modify", "win": "win",
+    "eliminate": "eliminate", "log": "log",
+}
+# Terminals that start an expression; listed as one phrase when all of them would do.
+_EXPRESSION_START = {"INT", "NAME", "STRING", "LONG_STRING", "LPAR", "LSQB", "TRUE", "FALSE", "NONE",
+                     "THIS", "HIGHEST", "LOWEST", "MINUS", "NOT", "EVERY", "ANY", "THOSE", "COUNT", "IF"}
+_STATEMENT_START = {word.upper() for word in STATEMENT_WORDS}
+# Items that only stand at the top of a file: meeting one inside a block means a '}' is missing.
+_CLOSERS = {"{": "}", "[": "]", "(": ")"}
+_TOKEN_OF_CLOSER = {"}": "RBRACE", "]": "RSQB", ")": "RPAR"}
+_TOP_LEVEL_WORDS = {"rule", "game", "state", "card", "flow", "deck", "dice", "board"}
+# Characters that are never part of the language, with what the writer most likely meant.
+_CHARACTER_HINTS = {
+    "'": "text is written in double quotes",
+    '"': 'text in quotes ends on the line it starts on; use """...""" for text over several lines',
+    ";": "statements need no separator: remove the ';'",
 }
 
 
-def _describe(token_type: str) -> str:
+def _describe(token_type: str, start: str = "rules") -> str:
     if token_type in _TOKEN_WORDS:
         return _TOKEN_WORDS[token_type]
     name = token_type.split("__")[-1]
-    if name.startswith("__ANON"):
-        return name
+    if token_type.startswith("__"):          # an anonymous keyword such as 'left-end'
+        terminal = {t.name: t for t in parser(start).terminals}.get(token_type)
+        if terminal is not None and terminal.pattern.type == "str":
+            return f"'{terminal.pattern.value}'"
+        return ""
     return f"'{name.lower().replace('_', ' ')}'"
 
 
-def _expected_words(expected) -> str:
-    words = sorted({_describe(t) for t in expected if not t.startswith("__")})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
+def _expected_words(expected, start: str = "rules") -> str:
+    expected = {str(t) for t in expected}
+    words = []
+    if len(expected & _STATEMENT_START) > len(_STATEMENT_START) // 2:
+        expected -= _STATEMENT_START | _EXPRESSION_START
+        words.append("a statement")
+    elif {"INT", "NAME", "STRING", "LPAR"} <= expected:
+        expected -= _EXPRESSION_START
+        words.append("an expression")
+    words += sorted({_describe(t, start) for t in expected} - {""})
+    if len(words) > 10:
+        words = words[:10] + ["..."]
     return ", ".join(words)
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+    token = getattr(exc, "token", None)
+    at_end = isinstance(exc, UnexpectedEOF) or (token is not None and token.type == "$END")
+    accepts = _accepts(exc)
+    label = _match_mistake(exc, accepts, start)
+    related = ()
+    if at_end:
         lines = text.splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
-        found = "the end of the file"
+        message = "unexpected end of file"
         width = 1
+        offset = len(text)
     elif isinstance(exc, UnexpectedCharacters):
-        found = repr(text[exc.pos_in_stream]) if exc.pos_in_stream < len(text) else "the end of the file"
+        offset = exc.pos_in_stream
+        character = text[offset:offset + 1]
+        message = f"unexpected character {character!r}"
         width = 1
+        label = _CHARACTER_HINTS.get(character, label)
     else:
-        token = exc.token
-        found = f"'{token}'" if token.type not in ("STRING", "LONG_STRING") else "text in quotes"
-        if token.type == "NAME":
+        offset = token.start_pos if token.start_pos is not None else len(text)
+        word = _WORD_BEFORE.search(text, 0, offset) if label == ASSIGNMENT else None
+        if word and word.group(1) in _TOP_LEVEL_WORDS:
+            # 'rule 2 ...' inside a block reads as a statement beginning with the name 'rule':
+            # the mistake is the '}' missing before it, so report the word itself.
+            token = Token("NAME", word.group(1), start_pos=word.start(1))
+            offset = word.start(1)
+            line, column = _line_column(text, offset)
+            accepts = accepts | {"RBRACE"}
+        if token.type in ("STRING", "LONG_STRING"):
+            found = "text in quotes"
+        elif token.type == "NAME" and str(token) not in _TOP_LEVEL_WORDS:
             found = f"the name '{token}'"
-        width = max(1, len(str(token))) if "\n" not in str(token) else 1
-    span = A.Span(path, line, column, line, column + width)
-    expected = _expected_words(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    label = None
-    try:
-        label = exc.match_examples(parser(start).parse, _examples(start), use_accepts=True)
-    except Exception:  # match_examples re-parses snippets; a snippet's own failure is not the user's
-        label = None
-    if isinstance(exc, UnexpectedCharacters):
-        message = f"unexpected character {found}"
-        if text[exc.pos_in_stream:exc.pos_in_stream + 1] == "'":
-            label = "text is written in double quotes"
-    else:
+        else:
+            found = f"'{token}'"
         message = f"unexpected {found}"
-    return Diagnostic("syntax", "E002", message, span, rule=_enclosing_rule(text, line),
-                      expected=expected, hint=label or "")
+        width = max(1, len(str(token))) if "\n" not in str(token) else 1
+        if label == ASSIGNMENT and str(token) != "=":
+            label = _misspelled_statement(text, offset)
+    # A bracket that was never closed: say where it opened, at the end of the file, at the next
+    # top-level item, or at a closing bracket of another kind.
+    closing = str(token) if token is not None and not at_end else ""
+    if at_end or closing in _TOP_LEVEL_WORDS or closing in _CLOSERS.values():
+        opened = _innermost_open(text, offset)
+        bracket = text[opened] if opened is not None else ""
+        closer = _CLOSERS.get(bracket, "")
+        # ('game' also begins a state entry and ends 'end game': only where the closer would do)
+        if closer and closer != closing and (closing not in _TOP_LEVEL_WORDS or
+                                             _TOKEN_OF_CLOSER[closer] in accepts):
+            opened_line, opened_column = _line_column(text, opened)
+            related = (Related(A.Span(path, opened_line, opened_column, opened_line, opened_column + 1),
+                               f"this '{bracket}' is never closed"),)
+            label = f"every '{bracket}' needs its closing '{closer}'"
+            if closing in _TOP_LEVEL_WORDS:
+                label += f" before the next {closing} begins"
+    span = A.Span(path, line, column, line, column + width)
+    return Diagnostic("syntax", "E002", message, span, rule=_enclosing_rule(text, offset),
+                      expected=_expected_words(accepts, start), related=related, hint=label or "")
 
 
-_RULE_HEAD = re.compile(r'^\s*rule\s+([0-9A-Za-z.\-]+)', re.M)
+_WORD_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
 
 
-def _enclosing_rule(text: str, line: int) -> str:
-    """The id of the rule block a line sits in, read from the text (the tree may not exist)."""
-    offset = 0
-    for _ in range(line - 1):
-        nl = text.find("\n", offset)
-        if nl < 0:
-            break
-        offset = nl + 1
+def _misspelled_statement(text: str, offset: int) -> str:
+    """A statement began with a name that no keyword is: suggest the keyword it resembles."""
+    match = _WORD_BEFORE.search(text, 0, offset)
+    if match:
+        close = difflib.get_close_matches(match.group(1), STATEMENT_WORDS, n=1, cutoff=0.6)
+        if close:
+            return f"'{match.group(1)}' is not a keyword; did you mean '{STATEMENT_WORDS[close[0]]}'?"
+    return ("a statement starts with a keyword such as set, let, if, for each, run or return to; "
+            "assignment is written 'set TARGET = VALUE'")
+
+
+_RULE_HEAD = re.compile(r'^[ \t]*rule\s+([0-9A-Za-z.\-]+)', re.M)
+
+
+def _enclosing_rule(text: str, offset: int) -> str:
+    """The id of the last rule block begun before ``offset``, read from the text (the tree may not
+    exist). An error on a rule's own first word belongs to the rule before it."""
     found = ""
-    for match in _RULE_HEAD.finditer(text, 0, offset + len(text[offset:].split("\n", 1)[0])):
-        found = match.group(1)
+    for match in _RULE_HEAD.finditer(text, 0, offset):
+        if match.start(1) < offset:
+            found = match.group(1)
     return found
 
 
@@ -278,6 +432,23 @@ _ESCAPE = re.compile(r"\\(.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
+def unquote_lines(token: str) -> str:
+    """The value of a string literal whose lines matter (a board's drawing): quotes removed, escapes
+    resolved, the common indentation and the blank lines around it removed, each line kept."""
+    body = token[3:-3] if token.startswith('"""') else token[1:-1]
+    body = _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+    lines = textwrap.dedent(body.expandtabs()).splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(line.rstrip() for line in lines)
+
+
+#: Grammar rules whose string child (by index) keeps its lines instead of becoming paragraphs.
+_KEEPS_LINES = {"board": (1,)}
+
+
 def _dedent(body: str) -> str:
     """Long text: lines are joined into paragraphs; blank lines separate paragraphs."""
     paragraphs = re.split(r"\n\s*\n", body.strip())
@@ -295,6 +466,8 @@ class Builder:
         for subtree in tree.iter_subtrees():
             children = [built[id(c)] if isinstance(c, Tree) else c for c in subtree.children]
             name = subtree.data.split("__")[-1] if isinstance(subtree.data, str) else subtree.data.value
+            for index in _KEEPS_LINES.get(name, ()):
+                children[index] = unquote_lines(str(subtree.children[index].children[0]))
             handler = getattr(self, "t_" + name.rstrip("_"), None)
             span = _span(self.path, subtree.meta)
             if handler is None:
@@ -756,3 +929,110 @@ class Builder:
 def _with_rule(node, rule_id: str):
     from dataclasses import replace
     return replace(node, rule=rule_id)
+
+
+# ------------------------------------------------------------------ scenarios
+
+
+def parse_scenarios(text: str, path: str = "<string>") -> A.ScenarioFile:
+    """Parse a scenario file; raise ``SourceError`` with positioned diagnostics if it is malformed."""
+    SOURCES.add(path, text)
+    _check_nesting(text, path)
+    try:
+        tree = parser("scenario").parse(text)
+    except UnexpectedInput as exc:
+        raise SourceError([_syntax_diagnostic(exc, text, path, "scenario")]) from None
+    return ScenarioBuilder(path).build(tree)
+
+
+class ScenarioBuilder(Builder):
+    """The rules builder, plus the scenario language's own steps."""
+
+    def t_start(self, span, ch):
+        return A.ScenarioFile(span, self.path, tuple(ch))
+
+    def t_scenario(self, span, ch):
+        title, *steps = ch
+        fields = {"question": "", "answer": "", "cites": (), "tags": (), "players": (), "format": "",
+                  "setup": ()}
+        script = []
+        for step in steps:
+            if isinstance(step, tuple) and step and step[0] in fields:
+                fields[step[0]] = step[1]
+            else:
+                script.append(step)
+        return A.Scenario(span, title, fields["question"], fields["answer"], fields["cites"], fields["tags"],
+                          fields["players"], fields["format"], fields["setup"], tuple(script))
+
+    def t_question(self, span, ch):
+        return ("question", ch[0])
+
+    def t_answer(self, span, ch):
+        return ("answer", ch[0])
+
+    def t_cites(self, span, ch):
+        return ("cites", tuple((str(c), self.sp(c)) for c in ch))
+
+    def t_tags(self, span, ch):
+        return ("tags", tuple(str(c) for c in ch))
+
+    def t_players(self, span, ch):
+        return ("players", tuple(str(c) for c in ch))
+
+    def t_format(self, span, ch):
+        return ("format", str(ch[0]))
+
+    def t_setup(self, span, ch):
+        return ("setup", ch[0])
+
+    def t_force_dice(self, span, ch):
+        return A.Step(span, "force-dice", (str(ch[0]), tuple(str(c) for c in ch[1:])))
+
+    def t_force_order(self, span, ch):
+        return A.Step(span, "force-order", (ch[0], tuple(ch[1:])))
+
+    def t_force_pick(self, span, ch):
+        return A.Step(span, "force-pick", (ch[0],))
+
+    def t_plays(self, span, ch):
+        player, action, *args = ch
+        return A.Step(span, "plays", (str(player), str(action), tuple(a for a in args if a is not None)))
+
+    def t_passes(self, span, ch):
+        return A.Step(span, "passes", (str(ch[0]),))
+
+    def t_chooses(self, span, ch):
+        return A.Step(span, "chooses", (str(ch[0]), ch[1]))
+
+    def t_answers(self, span, ch):
+        return A.Step(span, "answers", (str(ch[0]), str(ch[1]) == "yes"))
+
+    def t_orders(self, span, ch):
+        return A.Step(span, "orders", (str(ch[0]), ch[1]))
+
+    def t_run(self, span, ch):
+        return A.Step(span, "run", (str(ch[0]), str(ch[1]) if ch[1] else ""))
+
+    def t_play_game(self, span, ch):
+        return A.Step(span, "play-game", ())
+
+    def t_expect_true(self, span, ch):
+        return A.Step(span, "expect-true", (ch[0],))
+
+    def t_expect_winner(self, span, ch):
+        return A.Step(span, "expect-winner", (ch[0],))
+
+    def t_expect_no_winner(self, span, ch):
+        return A.Step(span, "expect-no-winner", ())
+
+    def t_expect_eliminated(self, span, ch):
+        return A.Step(span, "expect-eliminated", (ch[0],))
+
+    def t_expect_refused(self, span, ch):
+        return A.Step(span, "expect-refused", (str(ch[0]), ch[1] or "", self.sp(ch[0])))
+
+    def t_expect_trace(self, span, ch):
+        return A.Step(span, "expect-trace", tuple((str(c), self.sp(c)) for c in ch))
+
+    def t_expect_offered(self, span, ch):
+        return A.Step(span, "expect-offered", (str(ch[0]), tuple(ch[1:])))

@@ -1,0 +1,406 @@
+"""Scenarios: scenario files in, rulings checked out (passed, failed with the difference, or in error).
+
+A scenario sets up a state, scripts what the players decide and play, runs rules, and states what the
+rules say happens. The runner answers the engine's decisions from the script in order; a decision the
+script does not answer, or a scripted answer the rules never ask for, is an error naming the rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from . import ast as A
+from .diagnostics import Diagnostic, LudexError, Related, SourceError, render, render_all
+from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
+from .model import GameDef
+from .state import Card, Player
+from .syntax import parse_scenarios
+
+
+@dataclass
+class Failure:
+    span: A.Span
+    message: str
+    expected: str = ""
+    actual: str = ""
+
+
+@dataclass
+class Result:
+    scenario: A.Scenario
+    status: str = "passed"              # passed | failed | error
+    failures: list = field(default_factory=list)
+    diagnostics: list = field(default_factory=list)
+    trace: list = field(default_factory=list)
+    exercised: set = field(default_factory=set)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+
+class ScriptError(LudexError):
+    exit_code = 1
+
+
+# ------------------------------------------------------------------ static checks of a scenario
+
+
+def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
+    errors = []
+
+    def err(code, message, span, hint=""):
+        errors.append(Diagnostic("scenario", code, message, span, hint=hint))
+
+    import difflib
+
+    def near(name, names):
+        close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.5)
+        return f"did you mean {', '.join(close)}?" if close else ""
+
+    for sc in file.scenarios:
+        for rule_id, span in sc.cites:
+            if rule_id not in gamedef.rules:
+                err("C001", f"scenario cites rule {rule_id}, which does not exist", span, near(rule_id, gamedef.rules))
+        if not sc.players:
+            err("C002", "a scenario names its players: players ann, bob", sc.span)
+        if gamedef.header and sc.players and not (gamedef.header.min_players <= len(sc.players)
+                                                  <= gamedef.header.max_players):
+            err("C003", f"{gamedef.key} is for {gamedef.header.min_players} to {gamedef.header.max_players} players, "
+                f"not {len(sc.players)}", sc.span)
+        if sc.format and gamedef.header and sc.format not in gamedef.header.formats:
+            err("C004", f"unknown format '{sc.format}'", sc.span, near(sc.format, gamedef.header.formats))
+        for step in sc.steps:
+            if step.kind == "run":
+                for rid in step.args:
+                    if rid and rid not in gamedef.rules:
+                        err("C001", f"there is no rule {rid} to run", step.span, near(rid, gamedef.rules))
+            elif step.kind in ("plays", "passes", "chooses", "answers", "orders"):
+                if step.args[0] not in sc.players:
+                    err("C005", f"'{step.args[0]}' is not one of this scenario's players", step.span,
+                        near(step.args[0], sc.players))
+                if step.kind == "plays":
+                    if step.args[1] not in gamedef.actions:
+                        err("C006", f"unknown play '{step.args[1]}'", step.span, near(step.args[1], gamedef.actions))
+            elif step.kind == "expect-refused":
+                if step.args[0] not in gamedef.rules:
+                    err("C001", f"there is no rule {step.args[0]}", step.args[2], near(step.args[0], gamedef.rules))
+            elif step.kind == "expect-trace":
+                for rid, span in step.args:
+                    if rid not in gamedef.rules:
+                        err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
+            elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
+                err("C007", f"unknown dice '{step.args[0]}'", step.span, near(step.args[0], gamedef.dice))
+        for x in _texts(sc):
+            if x.value not in gamedef.cards and x.value not in sc.players:
+                pass
+        for step in sc.steps:
+            if step.kind == "plays":
+                for arg in step.args[2]:
+                    if isinstance(arg, A.Text) and arg.value not in gamedef.cards:
+                        err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
+        for s in _creates(sc.setup):
+            items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
+            for item in items:
+                if isinstance(item, A.Text) and item.value not in gamedef.cards:
+                    err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
+    return errors
+
+
+def _texts(sc):
+    return ()
+
+
+def _creates(body):
+    from .checks import walk
+    return [s for s in walk(body) if isinstance(s, A.Create)]
+
+
+# ------------------------------------------------------------------ the scripted agent
+
+
+class Script:
+    """The scenario's answers, consumed in order by the decisions the rules ask."""
+
+    def __init__(self, runner: "Runner"):
+        self.runner = runner
+        self.queue: list[A.Step] = []
+        self.offered: dict[str, Decision] = {}
+
+    def __call__(self, game: Game, decision: Decision):
+        who = decision.player.name if decision.player else ""
+        if who:
+            self.offered[who] = decision
+        if not self.queue:
+            raise ScriptError([Diagnostic(
+                "scenario", "C010", f"rule {decision.rule} asks {who or 'the game'} to decide "
+                f"({decision.prompt or decision.kind}), but the script says nothing more",
+                self.runner.current.span, rule=decision.rule,
+                hint="the options are: " + ", ".join(decision.describe_options()))])
+        step = self.queue[0]
+        player = step.args[0]
+        if player != who:
+            raise ScriptError([Diagnostic(
+                "scenario", "C011", f"the script's next line is for {player}, but rule {decision.rule} asks "
+                f"{who or 'the game'} to decide ({decision.prompt or decision.kind})", step.span,
+                rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
+        self.queue.pop(0)
+        return self.runner.answer(step, decision)
+
+
+# ------------------------------------------------------------------ running
+
+
+class Runner:
+    def __init__(self, gamedef: GameDef, scenario: A.Scenario):
+        self.gamedef = gamedef
+        self.scenario = scenario
+        self.script = Script(self)
+        self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format)
+        self.frame = Frame({p.name: p for p in self.game.state.players}, "")
+        self.refusal: Optional[Violation] = None
+        self.current: A.Step = A.Step(scenario.span, "setup")
+        self.result = Result(scenario)
+
+    # -- resolving the script's words against the game
+    def value(self, expr):
+        return self.game.compiler.expr(expr)(self.frame)
+
+    def matches(self, option, wanted) -> bool:
+        if option is wanted or option == wanted:
+            return True
+        if isinstance(option, Card) and isinstance(wanted, str):
+            return option.title == wanted
+        if isinstance(option, (list, tuple)) and isinstance(wanted, (list, tuple)):
+            return len(option) == len(wanted) and all(self.matches(o, w) for o, w in zip(option, wanted))
+        return _words(option) == _words(wanted)
+
+    def answer(self, step: A.Step, decision: Decision):
+        kind = step.kind
+        if kind in ("plays", "passes"):
+            if decision.kind != "play":
+                raise self._mismatch(step, decision)
+            if kind == "passes":
+                return Play("pass", decision.player)
+            name, args = step.args[1], [self.value(a) for a in step.args[2]]
+            for option in decision.options:
+                if option.action == name and len(option.args) == len(args) and \
+                        all(self.matches(o, w) for o, w in zip(option.args, args)):
+                    return option
+            # not among the legal plays: build it so that the engine refuses it with its rule
+            action = self.game.actions[name]
+            for candidate in action.candidates(decision.player):
+                if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
+                    return Play(name, decision.player, candidate)
+            return Play(name, decision.player, tuple(_resolve_card(self.game, a) for a in args))
+        if kind == "answers":
+            if decision.kind != "may":
+                raise self._mismatch(step, decision)
+            return step.args[1]
+        if kind == "orders":
+            wanted = self.value(step.args[1])
+            ordered = []
+            remaining = list(decision.options)
+            for w in wanted:
+                found = next((o for o in remaining if self.matches(o, w) or str(o).startswith(str(w))), None)
+                if found is None:
+                    raise self._mismatch(step, decision)
+                ordered.append(found)
+                remaining.remove(found)
+            return ordered + remaining
+        wanted = self.value(step.args[1])
+        for option in decision.options:
+            if self.matches(option, wanted):
+                return option
+        raise ScriptError([Diagnostic(
+            "scenario", "C012", f"{step.args[0]} cannot choose {_words(wanted)} here", step.span,
+            rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
+
+    def _mismatch(self, step, decision):
+        return ScriptError([Diagnostic(
+            "scenario", "C011", f"the script says {step.args[0]} {step.kind}, but rule {decision.rule} asks "
+            f"{decision.player} to {decision.kind} ({decision.prompt})", step.span, rule=decision.rule,
+            hint="the options are: " + ", ".join(decision.describe_options()))])
+
+    # -- the run
+    def run(self) -> Result:
+        r = self.result
+        try:
+            setup = self.game.compiler.block(self.scenario.setup)
+            setup(self.frame)
+            self.game.checks_active = True
+            for step in self.scenario.steps:
+                self.current = step
+                self.step(step)
+            if self.script.queue:
+                leftover = self.script.queue[0]
+                r.failures.append(Failure(leftover.span, "the rules never asked for this decision",
+                                          f"a decision for {leftover.args[0]}", "no such decision was asked"))
+        except LudexError as exc:
+            r.status = "error"
+            r.diagnostics = list(exc.diagnostics)
+        if r.status != "error" and r.failures:
+            r.status = "failed"
+        r.trace = self.game.trace
+        r.exercised = {x for x in self.game.exercised if x in self.gamedef.rules}
+        return r
+
+    def step(self, step: A.Step):
+        game, kind = self.game, step.kind
+        if kind in ("plays", "passes", "chooses", "answers", "orders"):
+            self.script.queue.append(step)
+        elif kind == "force-dice":
+            game.force(f"dice {step.args[0]}", *step.args[1])
+        elif kind == "force-order":
+            zone = self.value(step.args[0])
+            game.force(f"order {zone}", list(step.args[1]))
+        elif kind == "force-pick":
+            game.force("pick", _words(self.value(step.args[0])))
+        elif kind == "run":
+            first, last = step.args
+            ids = [first]
+            if last:
+                siblings = [r for r in self.gamedef.rules if self.gamedef.parent_of(r) == self.gamedef.parent_of(first)]
+                if first not in siblings or last not in siblings or siblings.index(last) < siblings.index(first):
+                    raise ScriptError([Diagnostic("scenario", "C013", f"run {first} to {last}: {last} is not a later "
+                                                  f"rule beside {first}", step.span)])
+                ids = siblings[siblings.index(first): siblings.index(last) + 1]
+            self._guarded(lambda: game.run_sequence(ids))
+        elif kind == "play-game":
+            self._guarded(lambda: game.flow(Frame({}, "")))
+        else:
+            self.expect(step)
+
+    def _guarded(self, action):
+        from .engine import Goto
+        try:
+            action()
+        except Violation as v:
+            self.refusal = v
+            self.game.record(v.rule, "refused", f"refused: {v.message}")
+        except GameOver as over:
+            self.game.over = True
+            self.game.winners = over.winners
+        except Goto as g:
+            # the procedure goes on beyond what this step runs: the step ends here
+            self.game.record(g.target, "goto", f"the procedure goes on at step {g.target} (the scenario's "
+                             "run stops here)")
+
+    # -- expectations
+    def fail(self, step, message, expected="", actual=""):
+        self.result.failures.append(Failure(step.span, message, expected, actual))
+
+    def expect(self, step: A.Step):
+        kind, game = step.kind, self.game
+        if kind == "expect-true":
+            expr = step.args[0]
+            if not self.value(expr):
+                if isinstance(expr, A.Binary) and expr.op in ("==", "!=", "<", "<=", ">", ">="):
+                    left, right = self.value(expr.left), self.value(expr.right)
+                    self.fail(step, "expectation not met", f"{_source(expr.left)} {expr.op} {_words(right)}",
+                              f"{_source(expr.left)} is {_words(left)}")
+                else:
+                    self.fail(step, "expectation not met", _source(expr), "false")
+        elif kind == "expect-winner":
+            wanted = self.value(step.args[0])
+            wanted = wanted if isinstance(wanted, list) else [wanted]
+            actual = game.winners
+            if actual is None or set(map(id, actual)) != set(map(id, wanted)):
+                self.fail(step, "the winner is not the one expected", _words(wanted),
+                          "no winner yet" if not actual else _words(actual))
+        elif kind == "expect-no-winner":
+            if game.winners:
+                self.fail(step, "the game has a winner", "no winner", _words(game.winners))
+        elif kind == "expect-eliminated":
+            who = self.value(step.args[0])
+            for p in who if isinstance(who, list) else [who]:
+                if not p.eliminated:
+                    self.fail(step, f"{p} is not eliminated", f"{p} eliminated", f"{p} still in the game")
+        elif kind == "expect-refused":
+            rule, message, _ = step.args
+            if self.refusal is None:
+                self.fail(step, "no play was refused", f"a play refused by rule {rule}", "every play was allowed")
+            elif self.refusal.rule != rule or (message and self.refusal.message != message):
+                self.fail(step, "a play was refused, but not as expected", f"rule {rule}" + (f": {message}" if message else ""),
+                          f"rule {self.refusal.rule}: {self.refusal.message}")
+        elif kind == "expect-trace":
+            wanted = [rid for rid, _ in step.args]
+            cited = [e.rule for e in game.trace if e.rule]
+            i = 0
+            for rid in cited:
+                if i < len(wanted) and rid == wanted[i]:
+                    i += 1
+            if i < len(wanted):
+                self.fail(step, "the trace does not cite these rules in this order", ", ".join(wanted),
+                          _compress(cited))
+        elif kind == "expect-offered":
+            who, labels = step.args
+            decision = self.script.offered.get(who)
+            offered = decision.describe_options() if decision else []
+            if sorted(offered) != sorted(labels):
+                self.fail(step, f"the options offered to {who} differ", ", ".join(labels),
+                          ", ".join(offered) if offered else "no decision was offered")
+
+
+def _resolve_card(game, value):
+    return value
+
+
+def _source(expr) -> str:
+    from .syntax import SOURCES
+    span = expr.span
+    line = SOURCES.line(span.path, span.line)
+    if line is not None and span.end_line == span.line:
+        return line[span.column - 1: span.end_column - 1]
+    return "the expression"
+
+
+def _compress(ids) -> str:
+    out = []
+    for rid in ids:
+        if not out or out[-1] != rid:
+            out.append(rid)
+    text = ", ".join(out)
+    return text if len(text) < 300 else text[:300] + " ..."
+
+
+# ------------------------------------------------------------------ files and games
+
+
+def scenario_files(folder: Path, game: str) -> list[Path]:
+    return sorted((folder / game).rglob("*.scenario")) if (folder / game).is_dir() else []
+
+
+def load_scenarios(gamedef: GameDef, path: Path) -> A.ScenarioFile:
+    text = path.read_text(encoding="utf-8")
+    file = parse_scenarios(text, str(path))
+    errors = check_scenarios(gamedef, file)
+    if errors:
+        raise SourceError(errors)
+    return file
+
+
+def run_scenario(gamedef: GameDef, scenario: A.Scenario) -> Result:
+    return Runner(gamedef, scenario).run()
+
+
+def render_failure(result: Result, last: int = 8) -> str:
+    """A failed or broken scenario, for a judge: where, what was expected, what happened, the rules."""
+    sc = result.scenario
+    lines = []
+    if result.status == "error":
+        lines.append(render_all(result.diagnostics))
+    for f in result.failures:
+        lines.append(render(Diagnostic("scenario", "C100", f.message, f.span)))
+        if f.expected:
+            lines.append(f"  expected: {f.expected}")
+        if f.actual:
+            lines.append(f"  actual:   {f.actual}")
+    if result.trace:
+        lines.append(f"  last {min(last, len(result.trace))} events of the trace:")
+        from .trace import format_event
+        lines += ["  " + format_event(e) for e in result.trace[-last:]]
+    return "\n".join(lines)
