@@ -252,3 +252,6 @@ def even(game, n):
 def number_range(game, low, high):
     """The whole numbers from ``low`` to ``high``, both included."""
     return list(range(low, high + 1))
+
+
+from . import board as _board  # noqa: E402,F401  (registers the board and row built-ins)

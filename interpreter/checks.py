@@ -112,12 +112,12 @@ class Checker:
                 continue
             if self.game.header and self.game.source(erratum.source) is None:
                 self.error("S005", f"erratum cites source '{erratum.source}', which the game header does "
-                           "not declare", erratum.span,
+                           "not declare", word_span(erratum.span, erratum.source, before=r"erratum\s+"),
                            hint="declare it: source KEY \"title\" version \"x\"")
             text = " ".join(d.text for d in rule.docs if d.kind == "text")
             if erratum.old not in text:
                 self.error("S006", f"erratum replaces \"{erratum.old}\", but rule {rule_id}'s text does not "
-                           "contain those words", erratum.span)
+                           "contain those words", word_span(erratum.span, f'"{erratum.old}"', before=r"replaces\s+"))
         self.rule = ""
 
     def check_card_types(self):
@@ -196,7 +196,7 @@ class Checker:
             scope = Scope(self, dict(names))
         self.check_block(action.body, scope)
         if action.cite:
-            self.check_rule_ref(action.cite, action.span, "cite")
+            self.check_rule_ref(action.cite, word_span(action.span, action.cite, before=r"cite\s+"), "cite")
 
     def check_created(self, x, scope):
         """``create`` takes a deck list's name, a card title, or a list of titles."""
@@ -215,7 +215,8 @@ class Checker:
         for deck in self.game.decks.values():
             for count, title in deck.entries:
                 if title not in self.game.cards:
-                    self.error("S013", f"deck '{deck.name}' lists unknown card \"{title}\"", deck.span,
+                    self.error("S013", f"deck '{deck.name}' lists unknown card \"{title}\"",
+                               word_span(deck.span, f'"{title}"'),
                                hint=self.suggest(title, self.game.cards))
 
     def check_rule_ref(self, rule_id: str, span: A.Span, how: str):
@@ -294,7 +295,8 @@ class Checker:
             e(s.condition)
             self.check_block(s.body, scope)
         elif isinstance(s, (A.Goto, A.Run)):
-            self.check_rule_ref(s.target, s.span, "go to" if isinstance(s, A.Goto) else "run")
+            how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
+            self.check_rule_ref(s.target, word_span(s.span, s.target, before=rf"{how.split()[-1]}\s+"), how)
         elif isinstance(s, A.Choose):
             scope.player(s.chooser)
             e(s.options)
@@ -424,22 +426,29 @@ def name_span(x: A.Attr) -> A.Span:
     return s
 
 
-def word_span(span: A.Span, word: str, after=None) -> A.Span:
-    """The span of ``word`` as a whole word on the first line of ``span`` (after the expression or text
-    ``after``, if given), read from the source; the whole span when it is not found there."""
-    line = SOURCES.line(span.path, span.line)
-    if line is None or span.line <= 0:
+def word_span(span: A.Span, word: str, after=None, before: str = "") -> A.Span:
+    """The span of ``word`` (a name, or a text in quotes) inside ``span``, read from the source: the
+    first whole-word match after the expression or title ``after`` and the regular expression
+    ``before`` (e.g. ``cite\\s+``), if given; the whole span when it is not found."""
+    if span.line <= 0:
         return span
-    start = span.column - 1
-    if isinstance(after, str):
-        found = line.find(f'"{after}"', start)
-        start = found + len(after) + 2 if found >= 0 else start
-    elif after is not None and getattr(after, "span", None) and after.span.end_line == span.line:
-        start = after.span.end_column - 1
-    match = re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])").search(line, start)
-    if match is None:
-        return span
-    return A.Span(span.path, span.line, match.start() + 1, span.line, match.end() + 1)
+    pattern = re.compile(rf"{before}(?<![\w-])({re.escape(word)})(?![\w-])")
+    last = max(span.line, span.end_line)
+    for number in range(span.line, last + 1):
+        line = SOURCES.line(span.path, number)
+        if line is None:
+            break
+        start = span.column - 1 if number == span.line else 0
+        end = span.end_column - 1 if number == last and span.end_line == last else len(line)
+        if number == span.line and isinstance(after, str):
+            found = line.find(f'"{after}"', start)
+            start = found + len(after) + 2 if found >= 0 else start
+        elif getattr(after, "span", None) is not None and after.span.end_line == number:
+            start = after.span.end_column - 1
+        match = pattern.search(line, start, max(start, end))
+        if match is not None:
+            return A.Span(span.path, number, match.start(1) + 1, number, match.end(1) + 1)
+    return span
 
 
 def reference_span(doc: A.Doc, ref: str, offset: int) -> A.Span:

@@ -437,7 +437,7 @@ def unquote_lines(token: str) -> str:
     resolved, the common indentation and the blank lines around it removed, each line kept."""
     body = token[3:-3] if token.startswith('"""') else token[1:-1]
     body = _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
-    lines = textwrap.dedent(body.expandtabs()).splitlines()
+    lines = textwrap.dedent(body).splitlines()   # tabs stay: the board refuses them
     while lines and not lines[0].strip():
         lines.pop(0)
     while lines and not lines[-1].strip():

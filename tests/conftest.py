@@ -1,0 +1,50 @@
+"""Shared test set-up: the golden files' reset mode.
+
+``pytest --update-goldens`` rewrites every expected file (``tests/golden/**/*.ast``, ``*.err``) from
+what the code produces now, instead of comparing; review the rewrite with ``git diff``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="rewrite the expected golden files from the current output (review with git diff)")
+
+
+class Goldens:
+    """Compares produced text with an expected file, or rewrites the file in reset mode."""
+
+    def __init__(self, update: bool):
+        self.update = update
+
+    def check(self, expected_path: Path, actual: str) -> None:
+        if self.update:
+            if not expected_path.exists() or expected_path.read_text(encoding="utf-8") != actual:
+                expected_path.write_text(actual, encoding="utf-8")
+            return
+        if not expected_path.exists():
+            pytest.fail(f"{relative(expected_path)} is missing: run pytest --update-goldens and review it")
+        expected = expected_path.read_text(encoding="utf-8")
+        if expected != actual:
+            diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                                str(relative(expected_path)), "actual output"))
+            pytest.fail(f"output differs from {relative(expected_path)} "
+                        f"(pytest --update-goldens rewrites it):\n{diff}", pytrace=False)
+
+
+def relative(path: Path) -> str:
+    """A path relative to the repository, with '/' separators: the same on every machine."""
+    return Path(path).resolve().relative_to(ROOT).as_posix()
+
+
+@pytest.fixture
+def goldens(request) -> Goldens:
+    return Goldens(request.config.getoption("--update-goldens"))

@@ -1,0 +1,70 @@
+"""Golden files for the language's front end.
+
+``golden/parse/NAME.ludex``: a rules file that parses; ``NAME.ast`` is its AST dump (``astdump.py``).
+``golden/errors/NAME.ludex``: a malformed file, or a whole small game with static errors; ``NAME.err``
+is exactly what ``render_all`` prints for it (message, path:line:column, the quoted line, the caret,
+notes and help). Its first line is ``# expect: CODE ...``, the codes it is about; they must be among
+the diagnostics, so the reset mode (``pytest --update-goldens``) cannot quietly turn a golden into a
+test of some other mistake.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from astdump import dump
+from conftest import relative
+from interpreter.checks import check
+from interpreter.diagnostics import SourceError, render_all
+from interpreter.model import assemble
+from interpreter.syntax import parse_rules
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))
+ERRORS = sorted((GOLDEN / "errors").glob("*.ludex"))
+
+
+def diagnostics_of(path: Path):
+    """Every diagnostic for a file: its syntax errors, or else the static checks' of it as a game."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        module = parse_rules(text, relative(path))
+    except SourceError as exc:
+        return text, list(exc.diagnostics)
+    return text, check(assemble("golden", [module]))
+
+
+@pytest.mark.parametrize("source", PARSE, ids=lambda p: p.stem)
+def test_parse_golden(source, goldens):
+    module = parse_rules(source.read_text(encoding="utf-8"), relative(source))
+    goldens.check(source.with_suffix(".ast"), dump(module))
+
+
+@pytest.mark.parametrize("source", ERRORS, ids=lambda p: p.stem)
+def test_error_golden(source, goldens):
+    text, diagnostics = diagnostics_of(source)
+    expect = re.match(r"# expect: ([A-Z0-9 ]+)", text)
+    assert expect, f"{relative(source)} must start with '# expect: CODE'"
+    codes = {d.code for d in diagnostics}
+    assert set(expect.group(1).split()) <= codes, f"expected {expect.group(1)}, got {sorted(codes)}"
+    lines = text.splitlines()
+    for d in diagnostics:
+        assert d.span.path == relative(source)
+        assert 1 <= d.span.line <= len(lines) + 1
+        assert 1 <= d.span.column <= len(lines[d.span.line - 1] if d.span.line <= len(lines) else "") + 1
+    goldens.check(source.with_suffix(".err"), render_all(diagnostics) + "\n")
+
+
+def test_there_are_enough_goldens():
+    assert len(PARSE) >= 3
+    assert len(ERRORS) >= 30
+    syntax = [p for p in ERRORS if "# expect: E" in p.read_text(encoding="utf-8").splitlines()[0]]
+    assert len(syntax) >= 15 and len(ERRORS) - len(syntax) >= 15
+
+
+def test_every_expected_file_has_its_input():
+    for expected in list((GOLDEN / "parse").glob("*.ast")) + list((GOLDEN / "errors").glob("*.err")):
+        assert expected.with_suffix(".ludex").exists(), f"{relative(expected)} has no input: delete it"
