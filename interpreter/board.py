@@ -61,14 +61,18 @@ board (every column when ``columns`` is left out; a range may be one row or colu
 Quadrants may overlap: the Halloween board's middle row belongs to a top and a bottom quadrant.
 Repeating a name adds another rectangle to that quadrant.
 
-**Other lines.** Blank lines and lines starting with ``--`` (comments) are ignored outside the grid;
-the grid itself is one unbroken block of lines. Tabs are refused (alignment matters).
+**Other lines.** Lines starting with ``--`` are comments, wherever they stand. Blank lines may stand
+before and after the grid but not inside it: the grid is one block of lines, from the column letters
+to the bottom edge (and the letters repeated under it). Tabs are refused: alignment matters.
 
-**Errors.** A drawing that breaks a rule raises ``SourceError`` with a ``Diagnostic`` at the line and
-column of the fault. Positions are counted inside the drawing (line 1 is the drawing's first line)
-unless ``Board.parse`` is given ``span``: the position in a file of the drawing's first character
-(for ``board NAME \"\"\"...``, just after the opening quotes); later lines then map to whole lines of
-that file, so an indented drawing in a ``.ludex`` file reports the columns a reader sees.
+**Errors.** A drawing that breaks a rule raises ``SourceError`` with one ``Diagnostic`` (codes B001 to
+B019) at the line and column of the fault, e.g. ``'x' is not a line between columns``. Without a
+``span`` the position is counted inside the drawing (path ``<board>``, line 1 is its first line).
+Given the ``span`` of the ``board`` declaration (or of its text), ``Board.parse`` finds the drawing's
+lines in that file, from the span's line on, so that the position is the one a reader of the ``.ludex``
+file sees, even when the drawing reached it with its common indentation and blank outer lines taken
+away. If the file cannot be read, ``span`` is taken to be the position of the drawing's first
+character. ``Board.from_literal`` takes a string literal as written (quotes included) and its span.
 
 Geometry
 ========
@@ -235,6 +239,8 @@ class Board:
             s = self.space(name)
             self.cells[s] = cell.center(3) if len(cell) < 3 else cell
             for symbol in cell.replace(" ", ""):
+                if symbol not in self.legend:
+                    raise BoardError(f"the mark {symbol!r} of {name} is not in the legend")
                 for word, value in self.legend[symbol]:
                     self.marks[s][word] = value
         for (a, b), kind in (edges or {}).items():
@@ -244,7 +250,8 @@ class Board:
     @classmethod
     def parse(cls, drawing: str, span: Optional[Span] = None) -> "Board":
         """The board a drawing describes; ``SourceError`` at the fault's line and column if it breaks
-        the format. ``span``: where the drawing's first character sits in its file, if it has one."""
+        the format. ``span``: where the ``board`` declaration (or the drawing's text) sits in its file,
+        if it has one; error positions then point into that file (see "Errors" above)."""
         return _Parser(drawing, span).board()
 
     @classmethod
@@ -550,7 +557,7 @@ class _Parser:
             text = raw.strip()
             if text.startswith("--"):
                 continue
-            if not text or text[0].islower():
+            if not text or (text[0].islower() and not (state == "grid" and "|" in text)):
                 if text:
                     declarations.append((k, raw))
                 if state == "grid":
@@ -629,7 +636,7 @@ class _Parser:
                 if first == "+":
                     self.fail("B015", "two separator lines in a row: a row line (its number first) goes "
                               "between them", k, _indent(raw) + 1)
-                if not first.isdigit():
+                if not first.isdigit() and "|" not in raw[:_indent(raw) + 4]:
                     self.fail("B007", "expected a row line, starting with its number", k, _indent(raw) + 1)
                 self._row(k, raw, x0, width, (i + 1) // 2)
         if len(body) < 3 or len(body) % 2 == 0:
