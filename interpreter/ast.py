@@ -510,6 +510,7 @@ class StateField:
     maximum: Optional[Expr] = None
     hidden: bool = False
     ordered: bool = False
+    in_play: bool = False         # its cards are in play: their triggered abilities listen to milestones
 
 
 @node

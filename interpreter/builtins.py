@@ -207,6 +207,27 @@ def titles(game, xs):
     return [c.title for c in _items([xs])]
 
 
+@constant("cards-in-play", "list")
+def _cards_in_play(game):
+    """Every card in a zone the state schema marks ``in-play`` (game zones first, then each player's in
+    seat order; top first within a zone)."""
+    return game.cards_in_play()
+
+
+@builtin("has-ability", 2, returns="bool")
+def has_ability(game, card, kind):
+    """Whether a card's definition has an ability of this kind or name (compared without case)."""
+    definition = game.gamedef.cards.get(card.title)
+    kind = kind.lower()
+    return bool(definition) and any(kind in (a.kind.lower(), a.name.lower()) for a in definition.abilities)
+
+
+@builtin("flatten", 1, returns="list")
+def flatten(game, lists):
+    """One list of the items of a list of lists (or zones), in order."""
+    return [x for xs in lists for x in _items([xs])]
+
+
 # ------------------------------------------------------------------ arithmetic
 
 

@@ -491,6 +491,9 @@ class Scope:
     # -- typing
     def type_of(self, x) -> str:
         g = self.checker.game
+        # a ranked or filtered list holds what its list holds (a loop: chains of them can be long)
+        while isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
+            x = x.iterable
         if isinstance(x, A.Number):
             return "number"
         if isinstance(x, A.Text):
@@ -505,6 +508,8 @@ class Scope:
             f = g.fields.get(x.name)
             if f is not None and f.scope == "game":
                 return field_type(f)
+            if x.name in g.boards:
+                return "board"
             if x.name in CONSTANTS:
                 c = CONSTANTS[x.name].returns
                 return "players" if x.name in ("players", "all-players") else c
@@ -593,7 +598,7 @@ class Scope:
             if f.scope == "player":
                 self.checker.error("S060", f"'{n}' belongs to each player: write p.{n} for a player p", x.span)
             return
-        if n in g.values:
+        if n in g.values or n in g.boards or n in g.decks:
             return
         if n in BUILTINS:
             self.checker.error("S061", f"'{n}' is a built-in: call it as {n}(...)", x.span)

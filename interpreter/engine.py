@@ -186,7 +186,7 @@ class Game:
             owners = s.players if f.scope == "player" else [None]
             for owner in owners:
                 if f.kind in ("zone", "row"):
-                    zone = Zone(f.name, owner, f.hidden, f.ordered, f.kind == "row")
+                    zone = Zone(f.name, owner, f.hidden, f.ordered, f.kind == "row", f.in_play)
                     (owner.zones if owner else s.zones)[f.name] = zone
                 else:
                     default = {"counter": 0, "supply": 0, "role": None, "flag": False}[f.kind]
@@ -344,6 +344,13 @@ class Game:
             params = trigger.event.params
             if trigger.rule.startswith("card:"):
                 title = trigger.rule[5:]
+                if kind != "named":
+                    # a card's ability on a milestone: every copy of the card that is in play
+                    for card in self.cards_in_play():
+                        if card.title == title:
+                            self.exercised.add(rule)
+                            body(Frame({}, rule, this=card))
+                    continue
                 if not args or not isinstance(args[0], Card) or args[0].title != title:
                     continue
                 frame = Frame(dict(zip(params, args)), rule, this=args[0])
@@ -367,6 +374,10 @@ class Game:
             self.modifiers = kept
             if milestone == "game":
                 raise GameOver(self.winners or [])
+
+    def cards_in_play(self) -> list:
+        """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
+        return [c for z in self.state.all_zones() if z.in_play for c in z.cards]
 
     def run_checks(self):
         if self.simultaneous or not self.checks or not self.checks_active:

@@ -35,9 +35,11 @@ class Card:
 class Zone:
     """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
 
-    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row")
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play")
 
-    def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False):
+    def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False,
+                 in_play: bool = False):
+        self.in_play = in_play
         self.name = name
         self.owner = owner
         self.cards: list[Card] = []

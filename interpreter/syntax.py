@@ -131,6 +131,9 @@ MISTAKES = {
         'flow { create x in y log "a" }',
         'flow { create x y }',
     ],
+    "a value without parameters has no parentheses: value NAME = EXPRESSION, read as NAME": [
+        'value v() = 1',
+    ],
     "a duration's milestone is round, turn, game or phase NAME": [
         'flow { modify x by 1 until end of phase }',
     ],
@@ -620,17 +623,18 @@ class Builder:
     def t_state_field(self, span, ch):
         scope, kind, name, *rest = ch
         values = {"initial": None, "min": None, "max": None}
-        hidden = ordered = False
+        hidden = ordered = in_play = False
         for r in rest:
             if r is None:
                 continue
             if r[0] == "visibility":
                 hidden = hidden or r[1] == "hidden"
                 ordered = ordered or r[1] == "ordered"
+                in_play = in_play or r[1] == "in-play"
             else:
                 values[r[0]] = r[1]
         return A.StateField(span, scope or "game", kind, str(name), values["initial"], values["min"],
-                            values["max"], hidden, ordered)
+                            values["max"], hidden, ordered, in_play)
 
     # -- cards
     def t_card_type(self, span, ch):
