@@ -94,13 +94,14 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                         err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
             elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
                 err("C007", f"unknown dice '{step.args[0]}'", step.span, near(step.args[0], gamedef.dice))
-        for x in _texts(sc):
-            if x.value not in gamedef.cards and x.value not in sc.players:
-                pass
         for step in sc.steps:
-            if step.kind == "plays":
-                for arg in step.args[2]:
-                    if isinstance(arg, A.Text) and arg.value not in gamedef.cards:
+            if step.kind == "plays" and step.args[1] in gamedef.actions:
+                params = gamedef.actions[step.args[1]].params
+                if len(step.args[2]) != len(params):
+                    err("C009", f"play '{step.args[1]}' takes {len(params)} argument(s), not {len(step.args[2])}",
+                        step.span)
+                for arg, param in zip(step.args[2], params):
+                    if param.type == "card" and isinstance(arg, A.Text) and arg.value not in gamedef.cards:
                         err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
         for s in _creates(sc.setup):
             items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
@@ -108,10 +109,6 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 if isinstance(item, A.Text) and item.value not in gamedef.cards:
                     err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
     return errors
-
-
-def _texts(sc):
-    return ()
 
 
 def _creates(body):
