@@ -153,6 +153,8 @@ def bottom(game, zone):
 @builtin("cards", 1, returns="list")
 def cards(game, zone):
     """The cards of a zone, top first, as a list."""
+    if hasattr(zone, "cards"):
+        return list(zone.cards)
     return _items([zone])
 
 

@@ -96,6 +96,10 @@ class Compiler:
 
         def attr(f):
             obj = subject(f)
+            if type(obj) is Card:
+                attrs = obj.attrs
+                if n in attrs:
+                    return game.apply_modifiers(("attr", obj.id, n), attrs[n]) if game.modifiers else attrs[n]
             if isinstance(obj, Player):
                 if n in obj.fields:
                     value = obj.fields[n]
@@ -144,6 +148,14 @@ class Compiler:
         b = BUILTINS.get(x.name)
         if b is not None:
             fn = b.fn
+            if len(args) == 0:
+                return lambda f: fn(game)
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda f: fn(game, a0(f))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda f: fn(game, a0(f), a1(f))
             return lambda f: fn(game, *[a(f) for a in args])
         name = x.name
         return lambda f: game.read_value(name, tuple(a(f) for a in args), f)
@@ -165,10 +177,19 @@ class Compiler:
             return lambda f: bool(left(f)) and bool(right(f))
         if op == "or":
             return lambda f: bool(left(f)) or bool(right(f))
-        if op == "in":
-            return lambda f: left(f) in as_list(right(f))
-        if op == "not in":
-            return lambda f: left(f) not in as_list(right(f))
+        if op in ("in", "not in"):
+            negate = op == "not in"
+
+            def member(f):
+                item, pool = left(f), right(f)
+                if type(pool) is Zone:
+                    found = item.zone is pool if type(item) is Card else False
+                elif isinstance(pool, (list, tuple)):
+                    found = item in pool
+                else:
+                    found = item in as_list(pool)
+                return found is not negate
+            return member
         if op in _COMPARE:
             fn = _COMPARE[op]
             return lambda f: fn(left(f), right(f))
@@ -247,7 +268,9 @@ class Compiler:
         def run(f):
             for node, step in steps:
                 game.current_span = node.span
-                game.tick(f.rule)
+                game.steps += 1
+                if game.steps > game.step_budget:
+                    game.tick(f.rule)
                 try:
                     step(f)
                 except LudexError:
@@ -255,7 +278,7 @@ class Compiler:
                 except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
                     raise game.error(f"this cannot be done with these values ({_explain(exc)})", f.rule,
                                      node.span) from None
-                if not game.simultaneous and game.checks:
+                if game.checks and not game.simultaneous:
                     game.run_checks()
         return run
 

@@ -165,6 +165,7 @@ class Game:
         self.simultaneous = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
+        self.checked_at = -1            # the trace length when the state checks last looked
         self.exercised: set = set()
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
@@ -382,6 +383,10 @@ class Game:
     def run_checks(self):
         if self.simultaneous or not self.checks or not self.checks_active:
             return
+        mark = len(self.trace)
+        if mark == self.checked_at:
+            return                       # nothing has happened since the last look
+        self.checked_at = mark
         for check, condition, body, iterable in self.checks:
             frame = Frame({}, check.rule)
             items = list(iterable(frame)) if iterable is not None else [None]
@@ -400,10 +405,11 @@ class Game:
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
         v, body = self.values[name]
-        if v.rule:
-            self.exercised.add(v.rule)
-        value = body(Frame(dict(zip(v.params, args)), frame.rule, frame.this))
-        return self.apply_modifiers(("value", name, args), value)
+        self.exercised.add(v.rule)
+        value = body(Frame(dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
+        if self.modifiers:
+            return self.apply_modifiers(("value", name, args), value)
+        return value
 
     def apply_modifiers(self, key: tuple, value):
         for m in self.modifiers:
@@ -454,6 +460,8 @@ class CompiledAction:
                 break
         self.requirements = [(s, compiler.expr(s.value if isinstance(s, A.Let) else s.condition))
                              for s in leading]
+        self.checks = [(isinstance(s, A.Let), s, fn) for s, fn in self.requirements]
+        self.param_names = [p.name for p in action.params]
         self.body = compiler.block(action.body[rest_start:])
         self.rule = action.rule or action.cite
 
@@ -482,10 +490,13 @@ class CompiledAction:
         return combos
 
     def refusal(self, player, args) -> Optional[Violation]:
-        frame = self.frame(player, args)
-        for stmt, fn in self.requirements:
-            if isinstance(stmt, A.Let):
-                frame.vars[stmt.var] = fn(frame)
+        vars = {self.node.actor: player}
+        for name, arg in zip(self.param_names, args):
+            vars[name] = arg
+        frame = Frame(vars, self.rule)
+        for is_let, stmt, fn in self.checks:
+            if is_let:
+                vars[stmt.var] = fn(frame)
             elif not fn(frame):
                 self.game.exercised.add(stmt.cite)
                 return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)

@@ -192,7 +192,8 @@ class Runner:
             for candidate in action.candidates(decision.player):
                 if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
                     return Play(name, decision.player, candidate)
-            return Play(name, decision.player, tuple(_resolve_card(self.game, a) for a in args))
+            return Play(name, decision.player,
+                        tuple(_resolve_card(self.game, decision.player, a) for a in args))
         if kind == "answers":
             if decision.kind != "may":
                 raise self._mismatch(step, decision)
@@ -342,8 +343,14 @@ class Runner:
                           ", ".join(offered) if offered else "no decision was offered")
 
 
-def _resolve_card(game, value):
-    return value
+def _resolve_card(game, player, value):
+    """A title named in a play outside the action's domain: the card of that title wherever it is
+    (the player's own first), so that the rules refuse the play for what it is."""
+    if not isinstance(value, str):
+        return value
+    titled = [c for c in game.state.cards if c.title == value]
+    own = [c for c in titled if c.owner is player]
+    return (own or titled or [value])[0]
 
 
 def _source(expr) -> str:
