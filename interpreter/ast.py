@@ -733,6 +733,7 @@ class Scenario:
     format: str = ""
     setup: tuple = ()
     steps: tuple = ()
+    boards: tuple = ()            # Board: small boards drawn for this scenario, replacing the game's
 
 
 @node

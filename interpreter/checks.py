@@ -62,6 +62,7 @@ class Checker:
         self.check_errata()
         self.check_card_types()
         self.check_decks()
+        self.check_boards()
         self.check_fields()
         for rule in g.rules.values():
             self.rule = rule.id
@@ -210,6 +211,16 @@ class Checker:
                 continue
             else:
                 scope.expr(item)
+
+    def check_boards(self):
+        """A board's drawing is checked here, so that a broken one is reported before anything runs."""
+        from .board import Board
+        from .diagnostics import LudexError
+        for board in self.game.boards.values():
+            try:
+                Board.parse(board.drawing, board.span)
+            except LudexError as exc:
+                self.errors.extend(exc.diagnostics)
 
     def check_decks(self):
         for deck in self.game.decks.values():

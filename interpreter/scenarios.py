@@ -62,6 +62,16 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
         return f"did you mean {', '.join(close)}?" if close else ""
 
     for sc in file.scenarios:
+        for drawn in sc.boards:
+            if drawn.name not in gamedef.boards:
+                err("C015", f"the game has no board '{drawn.name}' for this drawing to replace", drawn.span,
+                    near(drawn.name, gamedef.boards))
+            else:
+                from .board import Board
+                try:
+                    Board.parse(drawn.drawing, drawn.span)
+                except LudexError as exc:
+                    errors.extend(exc.diagnostics)
         for rule_id, span in sc.cites:
             if rule_id not in gamedef.rules:
                 err("C001", f"scenario cites rule {rule_id}, which does not exist", span, near(rule_id, gamedef.rules))
@@ -227,6 +237,10 @@ class Runner:
     def run(self) -> Result:
         r = self.result
         try:
+            if self.scenario.boards:
+                from .board import Board
+                for drawn in self.scenario.boards:
+                    self.game.boards[drawn.name] = Board.parse(drawn.drawing, drawn.span)
             setup = self.game.compiler.block(self.scenario.setup)
             setup(self.frame)
             self.game.checks_active = True

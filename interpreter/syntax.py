@@ -959,14 +959,16 @@ class ScenarioBuilder(Builder):
         title, *steps = ch
         fields = {"question": "", "answer": "", "cites": (), "tags": (), "players": (), "format": "",
                   "setup": ()}
-        script = []
+        script, boards = [], []
         for step in steps:
-            if isinstance(step, tuple) and step and step[0] in fields:
+            if isinstance(step, A.Board):
+                boards.append(step)
+            elif isinstance(step, tuple) and step and step[0] in fields:
                 fields[step[0]] = step[1]
             else:
                 script.append(step)
         return A.Scenario(span, title, fields["question"], fields["answer"], fields["cites"], fields["tags"],
-                          fields["players"], fields["format"], fields["setup"], tuple(script))
+                          fields["players"], fields["format"], fields["setup"], tuple(script), tuple(boards))
 
     def t_question(self, span, ch):
         return ("question", ch[0])
