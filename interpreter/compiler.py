@@ -287,29 +287,28 @@ class Compiler:
 
     # -- targets: something the rules change
     def target(self, x):
-        """(read, write, describe) for a counter, supply, role, flag or attribute."""
+        """``locate(frame) -> (table, name, who)``: the dict holding a counter, supply, role, flag or
+        attribute, its key, and how the trace names it."""
         game = self.game
         if isinstance(x, A.Name):
             n = x.name
 
-            def owner(f):
+            def locate_game(f):
                 if n in game.state.fields:
-                    return game.state.fields
+                    return game.state.fields, n, n
                 raise game.error(f"'{n}' is not part of the game state", f.rule, x.span)
-            return (lambda f: owner(f)[n]), (lambda f, v: owner(f).__setitem__(n, v)), (lambda f: n), \
-                (lambda f: n)
+            return locate_game
         if isinstance(x, A.Attr):
             subject, n = self.expr(x.subject), x.name
 
-            def table(f):
+            def locate(f):
                 obj = subject(f)
-                if isinstance(obj, Player):
-                    return obj.fields, f"{obj.name}'s {n}"
-                if isinstance(obj, Card):
-                    return obj.attrs, f"{obj.title}'s {n}"
+                if type(obj) is Player:
+                    return obj.fields, n, obj.name
+                if type(obj) is Card:
+                    return obj.attrs, n, obj.title
                 raise game.error(f"{words(obj)} has no '{n}' to change", f.rule, x.span)
-            return (lambda f: table(f)[0].get(n)), (lambda f, v: table(f)[0].__setitem__(n, v)), \
-                (lambda f: table(f)[1]), (lambda f: n)
+            return locate
         raise AssertionError("the checker admits only names and attributes as targets")
 
     def _bounded(self, f, bound_name, value, what, span):
@@ -328,51 +327,56 @@ class Compiler:
         return let
 
     def s_Set(self, s):
-        read, write, describe, field_name = self.target(s.target)
+        locate = self.target(s.target)
         value = self.expr(s.value) if s.value is not None else None
         game = self.game
 
         def set_(f):
-            new = value(f) if value else (False if isinstance(read(f), bool) else None)
-            old = read(f)
-            self._bounded(f, field_name(f), new, describe(f), s.span)
-            write(f, new)
+            table, n, who = locate(f)
+            old = table.get(n)
+            new = value(f) if value else (False if isinstance(old, bool) else None)
+            what = _what(who, n)
+            self._bounded(f, n, new, what, s.span)
+            table[n] = new
             if old is not new:
-                game.record(f.rule, "set", f"{describe(f)}: {words(old)} -> {words(new)}")
+                game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}")
         return set_
 
     def s_Change(self, s):
-        read, write, describe, field_name = self.target(s.target)
+        locate = self.target(s.target)
         amount, sign = self.expr(s.amount), s.sign
         game = self.game
 
         def change(f):
-            old = read(f) or 0
+            table, n, who = locate(f)
+            old = table.get(n) or 0
             new = old + sign * amount(f)
-            self._bounded(f, field_name(f), new, describe(f), s.span)
-            write(f, new)
-            game.record(f.rule, "change", f"{describe(f)}: {old} -> {new}")
+            self._bounded(f, n, new, _what(who, n), s.span)
+            table[n] = new
+            game.record(f.rule, "change", f"{_what(who, n)}: {old} -> {new}")
         return change
 
     def s_Transfer(self, s):
         amount = self.expr(s.amount)
-        src_read, src_write, src_describe, src_name = self.target(s.source)
-        dst_read, dst_write, dst_describe, dst_name = self.target(s.destination)
+        source, destination = self.target(s.source), self.target(s.destination)
         game = self.game
 
         def transfer(f):
             n = amount(f)
-            have = src_read(f) or 0
+            src, src_name, src_who = source(f)
+            dst, dst_name, dst_who = destination(f)
+            have = src.get(src_name) or 0
             if n < 0:
                 raise game.error(f"cannot transfer a negative amount ({n})", f.rule, s.span)
             if have < n:
-                raise game.error(f"{src_describe(f)} holds {have}, not the {n} to transfer", f.rule, s.span)
-            after = (dst_read(f) or 0) + n
-            self._bounded(f, dst_name(f), after, dst_describe(f), s.span)
-            src_write(f, have - n)
-            dst_write(f, after)
-            game.record(f.rule, "transfer", f"{n} from {src_describe(f)} to {dst_describe(f)} "
-                        f"({dst_describe(f)} now {after})", amount=n)
+                raise game.error(f"{_what(src_who, src_name)} holds {have}, not the {n} to transfer", f.rule,
+                                 s.span)
+            after = (dst.get(dst_name) or 0) + n
+            self._bounded(f, dst_name, after, _what(dst_who, dst_name), s.span)
+            src[src_name] = have - n
+            dst[dst_name] = after
+            game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "
+                        f"({_what(dst_who, dst_name)} now {after})", amount=n)
         return transfer
 
     def s_Move(self, s):
@@ -818,6 +822,11 @@ def _position(order, title):
         return order.index(title)
     except ValueError:
         return len(order)
+
+
+def _what(who: str, name: str) -> str:
+    """How the trace names a counter: ``treasury`` for the game's, ``ann's gold`` for a player's."""
+    return name if who == name else f"{who}'s {name}"
 
 
 def _describe_key(key) -> str:
