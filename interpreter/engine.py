@@ -460,7 +460,7 @@ class CompiledAction:
                 break
         self.requirements = [(s, compiler.expr(s.value if isinstance(s, A.Let) else s.condition))
                              for s in leading]
-        self.checks = [(isinstance(s, A.Let), s, fn) for s, fn in self.requirements]
+        self.checks = _lets_where_needed(self.requirements)
         self.param_names = [p.name for p in action.params]
         self.body = compiler.block(action.body[rest_start:])
         self.rule = action.rule or action.cite
@@ -511,6 +511,44 @@ class CompiledAction:
                 self.game.exercised.add(stmt.cite)
         self.game.exercised.add(self.rule)
         self.body(frame)
+
+
+def _names_in(expr) -> set:
+    """Every name an expression reads (walked without recursion)."""
+    names, stack = set(), [expr]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            names.add(x.name)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+    return names
+
+
+def _lets_where_needed(requirements) -> list:
+    """The requirements in order, each ``let`` moved to just before the first requirement that reads
+    it: deciding legality then skips the work a failing earlier requirement makes useless. Lets and
+    requirements have no side effects, so the first failing requirement is the same either way."""
+    pending = [(s, fn) for s, fn in requirements if isinstance(s, A.Let)]
+    ordered = []
+    for s, fn in requirements:
+        if isinstance(s, A.Let):
+            continue
+        needed = _names_in(s.condition)
+        changed = True
+        while changed:
+            changed = False
+            for let in list(pending):
+                if let[0].var in needed:
+                    needed |= _names_in(let[0].value)
+                    changed = True
+        for let in [l for l in pending if l[0].var in needed]:
+            pending.remove(let)
+            ordered.append((True, let[0], let[1]))
+        ordered.append((False, s, fn))
+    return ordered
 
 
 from .compiler import Compiler  # noqa: E402  (the compiler needs the classes above)
