@@ -1,0 +1,421 @@
+"""The formatter (interpreter/formatter.py): source in, canonical source out.
+
+Over a corpus of every construct (tests/corpus/constructs.ludex), the test games and every bundled
+game (rules/*.ludex, globbed when the tests are collected): parsing the output gives the same AST,
+formatting is idempotent and every comment survives. Then the layout itself, random ASTs
+(hypothesis) and ``ludex fmt``'s exit codes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from interpreter import ast as A
+from interpreter.cli import main
+from interpreter.comments import scan
+from interpreter.diagnostics import SourceError
+from interpreter.formatter import format_module, format_source
+from interpreter.resources import grammar_dir
+from interpreter.syntax import parse_rules, parser
+
+ROOT = Path(__file__).resolve().parent.parent
+CONSTRUCTS = ROOT / "tests" / "corpus" / "constructs.ludex"
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.ludex")) + sorted((ROOT / "tests" / "games").glob("*.ludex")) \
+    + sorted((ROOT / "rules").glob("*.ludex"))
+
+
+def fmt(text: str) -> str:
+    return format_source(text, "t.ludex")
+
+
+def parse(text: str) -> A.Module:
+    return parse_rules(text, "t.ludex")
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_round_trip_and_idempotence(path):
+    text = path.read_text(encoding="utf-8")
+    once = format_source(text, str(path))
+    assert parse_rules(once, str(path)) == parse_rules(text, str(path))
+    assert format_source(once, str(path)) == once
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_comment_survives(path):
+    """Each comment, once (a comment trailing a block's '}' moves above the block, so the order
+    may change)."""
+    text = path.read_text(encoding="utf-8")
+    once = format_source(text, str(path))
+    assert sorted(c.text for c in scan(once)) == sorted(c.text for c in scan(text))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_format_module_prints_the_ast_alone(path):
+    text = path.read_text(encoding="utf-8")
+    printed = format_module(parse_rules(text, str(path)))
+    assert parse_rules(printed, str(path)) == parse_rules(text, str(path))
+    assert "#" not in "".join(line for line in printed.splitlines() if line.lstrip().startswith("#"))
+    assert format_module(parse_rules(printed, str(path))) == printed
+
+
+def _grammar_constructs() -> set:
+    """Every tree the parser can build: rules and aliases that are not inlined."""
+    names = set()
+    for rule in parser("rules").rules:
+        name = rule.alias or rule.origin.name
+        name = str(name).split("__")[-1]
+        if re.search(r"_(star|plus)_\d+$", name) or (rule.options.expand1 and rule.alias is None):
+            continue            # Lark's own rules for repetitions; rules inlined into their parent
+        names.add(name)
+    return names
+
+
+def test_the_corpus_has_every_construct_of_the_grammar():
+    tree = parser("rules").parse(CONSTRUCTS.read_text(encoding="utf-8"))
+    seen = {str(t.data).split("__")[-1] for t in tree.iter_subtrees()}
+    assert _grammar_constructs() - seen == set()
+
+
+def test_the_corpus_has_every_keyword_of_the_grammar():
+    text = CONSTRUCTS.read_text(encoding="utf-8")
+    code = re.sub(r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?!"")(?:[^"\\\n]|\\.)*"|#[^\n]*', " ", text)
+    words = set(re.findall(r"[a-z][a-z-]*", code)) | set(code.split())
+    keywords = {t.pattern.value for t in parser("rules").terminals
+                if t.pattern.type == "str" and re.fullmatch(r"[a-z][a-z -]*", t.pattern.value)}
+    assert {k for k in keywords if not set(k.split()) <= words} == set()
+
+
+def test_the_corpus_has_every_node_of_the_ast():
+    module = parse(CONSTRUCTS.read_text(encoding="utf-8"))
+    seen, todo = set(), [module]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, (tuple, list)):
+            todo.extend(value)
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, A.Span):
+            seen.add(type(value).__name__)
+            todo.extend(getattr(value, f) for f in value.__dataclass_fields__)
+    nodes = {name for name, cls in vars(A).items()
+             if isinstance(cls, type) and hasattr(cls, "__dataclass_fields__") and cls.__module__ == A.__name__}
+    assert nodes - seen - {"Span"} - SCENARIO_NODES == set()
+
+
+SCENARIO_NODES = {"Step", "Scenario", "ScenarioFile"}     # the scenario language's, not printed here
+
+
+# ------------------------------------------------------------------ layout
+
+
+def test_canonical_layout():
+    source = 'rule 1 "R" { if a { set x = 1 } else { clear x } log "done" } flow { run 1 }'
+    assert fmt(source) == (
+        'rule 1 "R" {\n'
+        '  if a {\n'
+        '    set x = 1\n'
+        '  } else {\n'
+        '    clear x\n'
+        '  }\n'
+        '  log "done"\n'
+        '}\n'
+        '\n'
+        'flow {\n'
+        '  run 1\n'
+        '}\n')
+
+
+@pytest.mark.parametrize("source, printed", [
+    ("(a + b) * c", "(a + b) * c"),
+    ("a - (b - c)", "a - (b - c)"),
+    ("(a - b) - c", "a - b - c"),
+    ("-(a + b)", "-(a + b)"),
+    ("not (a and b)", "not (a and b)"),
+    ("(not a) and b", "not a and b"),
+    ("(a or b) and c", "(a or b) and c"),
+    ("((a == b))", "a == b"),
+    ("(a == b) == c", "(a == b) == c"),
+    ("(every p in xs: p.ready) and b", "(every p in xs: p.ready) and b"),
+    ("a and (every p in xs: p.ready)", "a and (every p in xs: p.ready)"),
+    ("every p in (xs): (p.ready)", "every p in xs: p.ready"),
+    ("(if a then b else c) + 1", "(if a then b else c) + 1"),
+    ("(highest p in xs by k) + 1", "(highest p in xs by k) + 1"),
+    ("(highest p in xs by k).gold", "(highest p in xs by k).gold"),
+    ("(highest p in xs by k) == 1", "highest p in xs by k == 1"),
+    ("highest p in xs by (k + 1)", "highest p in xs by k + 1"),
+    ("(xs)[0].gold", "xs[0].gold"),
+])
+def test_minimal_parentheses(source, printed):
+    assert fmt(f"value v = {source}") == f"value v = {printed}\n"
+
+
+def test_a_name_before_a_parenthesised_chooser_keeps_its_parentheses():
+    source = 'flow { reveal (c) (a + b).x chooses y from z }'
+    assert fmt(source) == 'flow {\n  reveal (c)\n  (a + b).x chooses y from z\n}\n'
+    assert fmt('flow { reveal (c) d chooses y from z }') == 'flow {\n  reveal c\n  d chooses y from z\n}\n'
+
+
+def test_an_empty_prompt_before_a_quoted_chooser_stays():
+    source = 'flow { p chooses x from xs "" "t".owner chooses y from ys }'
+    assert parse(fmt(source)) == parse(source)
+    assert 'from xs ""' in fmt(source)
+
+
+def test_long_text_is_wrapped_inside_triple_quotes():
+    words = " ".join(f"word{i}" for i in range(60))
+    source = f'rule 1 "R" {{ text "{words}\\n\\nSecond paragraph with a \\"quote\\"" note "short" }}'
+    out = fmt(source)
+    assert '  text """word0 word1' in out and '\n\n  Second paragraph with a "quote\\""""' in out
+    assert all(len(line) <= 100 for line in out.splitlines())
+    assert '  note "short"' in out
+    assert parse(out) == parse(source)
+
+
+def test_long_statements_break_and_stay_equal():
+    items = ", ".join(f'"Card number {i}"' for i in range(12))
+    source = (f'rule 1 "R" {{ create [{items}] into pool '
+              'require aaaaaaaaaaaaaaa or bbbbbbbbbbbbbbbbbbbbbb or ccccccccccccccccccccc or ddddddddddddddddddddddd '
+              'cite 1 "A message long enough to need a line of its own after the condition." }')
+    out = fmt(source)
+    assert all(len(line) <= 100 for line in out.splitlines())
+    assert parse(out) == parse(source)
+    assert fmt(out) == out
+
+
+def test_short_strings_escape_quotes_and_backslashes():
+    out = fmt(r'rule 1 "a \"b\" \\ c" { log "x\ny" }')
+    assert out.splitlines()[0] == r'rule 1 "a \"b\" \\ c" {'
+    assert r'log "x\ny"' in out
+
+
+def test_a_board_keeps_its_lines():
+    drawing = '     A   B\n   +---+---+\n 1 | . # . |\n   +---+---+\nmark . outdoor'
+    source = f'board b """\n{drawing}\n"""'
+    out = fmt(source)
+    assert parse(out) == parse(source) and fmt(out) == out
+    assert parse(out).items[0].drawing == parse(source).items[0].drawing
+
+
+# ------------------------------------------------------------------ comments
+
+
+def test_comments_go_above_what_they_trail_and_stay_in_their_block():
+    source = (
+        "# file\n"
+        "flow {  # opens\n"
+        "  run 1  # trails\n"
+        "  if a {\n"
+        "    run 2\n"
+        "    # ends the if\n"
+        "  } else {  # opens the else\n"
+        "    run 3\n"
+        "  }\n"
+        "\n"
+        "  run 4\n"
+        "  # ends the flow\n"
+        "}\n"
+        "# ends the file\n")
+    assert fmt(source) == (
+        "# file\n"
+        "# opens\n"
+        "flow {\n"
+        "  # trails\n"
+        "  run 1\n"
+        "  if a {\n"
+        "    run 2\n"
+        "    # ends the if\n"
+        "  } else {\n"
+        "    # opens the else\n"
+        "    run 3\n"
+        "  }\n"
+        "\n"
+        "  run 4\n"
+        "  # ends the flow\n"
+        "}\n"
+        "\n"
+        "# ends the file\n")
+
+
+def test_a_hash_in_text_is_not_a_comment():
+    source = 'rule 1 "#1" { text """a # b""" note "c # d" }  # real'
+    out = fmt(source)
+    assert [c.text for c in scan(out)] == ["# real"]
+    assert parse(out) == parse(source)
+
+
+def test_a_file_of_comments_only():
+    assert fmt("# just this\n\n# and this") == "# just this\n# and this\n"
+    assert fmt("") == ""
+
+
+# ------------------------------------------------------------------ random ASTs and sources
+
+QUICK = settings(deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                        HealthCheck.filter_too_much])
+
+S = A.Span("t.ludex", 0, 0, 0, 0)
+NAMES = st.sampled_from(["a", "b", "xs", "first-player", "p-q2", "x_y"])
+OPS = ["or", "and", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "+", "-", "*", "/", "%"]
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+LEAVES = st.one_of(
+    st.integers(0, 10 ** 6).map(lambda n: A.Number(S, n)),
+    TEXT.map(lambda t: A.Text(S, t)),
+    st.sampled_from([True, False, None]).map(lambda v: A.Constant(S, v)),
+    st.just(A.This(S)),
+    NAMES.map(lambda n: A.Name(S, n)),
+)
+
+
+def _extend(children):
+    few = st.lists(children, max_size=3).map(tuple)
+    return st.one_of(
+        st.builds(lambda s, n: A.Attr(S, s, n), children, NAMES),
+        st.builds(lambda s, i: A.Index(S, s, i), children, children),
+        st.builds(lambda n, args: A.Call(S, n, args), NAMES, few),
+        few.map(lambda items: A.ListExpr(S, items)),
+        st.builds(lambda op, e: A.Unary(S, op, e), st.sampled_from(["not", "-"]), children),
+        st.builds(lambda op, l, r: A.Binary(S, op, l, r), st.sampled_from(OPS), children, children),
+        st.builds(lambda e, negated: A.IsNone(S, e, negated), children, st.booleans()),
+        st.builds(lambda c, t, o: A.IfExpr(S, c, t, o), children, children, children),
+        st.builds(lambda k, v, it, b: A.Quantified(S, k, v, it, b),
+                  st.sampled_from(["every", "any", "those", "count"]), NAMES, children, children),
+        st.builds(lambda k, v, it, key: A.Ranked(S, k, v, it, key),
+                  st.sampled_from(["highest", "lowest"]), NAMES, children, children),
+    )
+
+
+EXPRS = st.recursive(LEAVES, _extend, max_leaves=14)
+# a chooser may be any expression whose printed form does not begin with '[' (after an expression,
+# '[' would index it: no layout can keep such a pair of statements apart)
+CHOOSERS = EXPRS.filter(lambda e: not format_module(
+    A.Module(S, "t.ludex", (A.Value(S, "v", (), e),))).startswith("value v = ["))
+STATEMENTS = st.one_of(
+    st.builds(lambda v, e: A.Let(S, v, e), NAMES, EXPRS),
+    st.builds(lambda e: A.Reveal(S, e), EXPRS),
+    st.builds(lambda t, e: A.Set(S, t, e), EXPRS, st.one_of(st.none(), EXPRS)),
+    st.builds(lambda c, v, o, h, pr: A.Choose(S, c, v, o, h, pr), CHOOSERS, NAMES, EXPRS, st.booleans(),
+              st.sampled_from(["", "Which?"])),
+    st.builds(lambda c, v, o: A.Order(S, c, v, o, ""), CHOOSERS, NAMES, EXPRS),
+    st.builds(lambda e, a: A.Emit(S, "happened", (a,)), EXPRS, EXPRS),
+    st.builds(lambda cond, msg: A.Require(S, cond, "1.2", msg), EXPRS, TEXT),
+)
+
+
+@settings(QUICK, max_examples=200)
+@given(EXPRS)
+def test_any_expression_prints_back_to_itself(expr):
+    module = A.Module(S, "t.ludex", (A.Value(S, "v", (), expr),))
+    printed = format_module(module)
+    assert parse(printed) == module
+    assert fmt(printed) == printed
+
+
+@settings(QUICK, max_examples=100)
+@given(st.lists(STATEMENTS, max_size=5))
+def test_any_statements_print_back_to_themselves(body):
+    module = A.Module(S, "t.ludex", (A.Flow(S, tuple(body)),))
+    printed = format_module(module)
+    assert parse(printed) == module
+    assert fmt(printed) == printed
+
+
+@settings(QUICK, max_examples=200)
+@given(st.sampled_from(["text", "note", "example"]), st.text(max_size=300), TEXT)
+def test_any_rule_text_prints_back_to_itself(kind, words, title):
+    module = A.Module(S, "t.ludex", (A.Rule(S, "1.2a", title, docs=(A.Doc(S, kind, words),)),))
+    printed = format_module(module)
+    assert parse(printed) == module
+    assert fmt(printed) == printed
+
+
+def _generated(start: str):
+    """Sources drawn from the rules grammar itself, comments and odd blanks included; names that
+    are no keyword anywhere (the generator does not know the contextual lexer)."""
+    path = grammar_dir() / "rules.lark"
+    grammar = Lark(path.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                   import_paths=[str(grammar_dir())], source_path=str(path))
+    spaced = lambda s: s.map(lambda t: f" {t} ")  # noqa: E731
+    text = st.lists(st.sampled_from(["a", " ", "#", '\\"', "\\\\", "é", "3", "\n", "  "]), max_size=8).map("".join)
+    explicit = {
+        "NAME": spaced(st.sampled_from(["p", "gold", "first-player", "c2", "Big_name"])),
+        "INT": spaced(st.integers(0, 999).map(str)),
+        "RULE_ID": spaced(st.sampled_from(["1", "3.2", "500.1c", "start-phase.remove-day"])),
+        "STRING": spaced(text.map(lambda s: '"' + s.replace("\n", " ") + '"')),
+        "LONG_STRING": spaced(st.tuples(text, text).map(lambda t: f'"""{t[0]}\n  {t[1]}"""')),
+        "COMPARE": spaced(st.sampled_from(["==", "!=", "<=", ">=", "<", ">"])),
+        "ADD": spaced(st.sampled_from(["+", "-"])),
+        "MUL": spaced(st.sampled_from(["*", "/", "%"])),
+        "COMMENT": st.sampled_from([" # a comment\n", "#\n", "\n# own line\n"]),
+        "WS": st.sampled_from([" ", "\n", "\t", "\r\n", "  \n\n  "]),
+    }
+    for terminal in grammar.terminals:
+        if terminal.name not in explicit and terminal.pattern.type == "str":
+            explicit[terminal.name] = st.just(f" {terminal.pattern.value} ")
+    terminals, _, ignored = grammar.grammar.compile([start], ())
+    reached = {t.name for t in terminals} | set(ignored)
+    return from_lark(grammar, start=start, explicit={k: v for k, v in explicit.items() if k in reached})
+
+
+@pytest.mark.parametrize("start, wrapper, examples", [
+    ("start", "{}", 40), ("rule", "{}", 40), ("stmt", 'rule 1 "R" {{\n{}\n}}', 10)])
+def test_sources_generated_from_the_grammar_format_back_to_themselves(start, wrapper, examples):
+    formatted = []
+
+    @settings(QUICK, max_examples=examples)
+    @given(_generated(start))
+    def run(source):
+        source = wrapper.format(source)
+        try:
+            module = parse(source)
+        except SourceError:
+            return                      # the generator does not know the lexer: some do not parse
+        once = fmt(source)
+        assert parse(once) == module
+        assert fmt(once) == once
+        assert sorted(c.text for c in scan(once)) == sorted(c.text for c in scan(source))
+        formatted.append(once)
+
+    run()
+    assert len(formatted) >= examples // 4, len(formatted)
+
+
+# ------------------------------------------------------------------ ludex fmt
+
+
+def test_fmt_check_exit_codes(tmp_path, capsys):
+    canonical = tmp_path / "canonical.ludex"
+    canonical.write_text(fmt('rule 1 "R" { run 2 }'), encoding="utf-8")
+    untidy = tmp_path / "untidy.ludex"
+    untidy.write_text('rule 1 "R" {   run 2 }', encoding="utf-8")
+    assert main(["fmt", "--check", str(canonical)]) == 0
+    assert main(["fmt", "--check", str(untidy)]) == 1
+    assert main(["fmt", "--check", str(canonical), str(untidy)]) == 1
+    assert "untidy.ludex: not in canonical form" in capsys.readouterr().err
+
+
+def test_fmt_write_and_print(tmp_path, capsys):
+    untidy = tmp_path / "untidy.ludex"
+    untidy.write_text('flow {run 1} # done', encoding="utf-8")
+    assert main(["fmt", str(untidy)]) == 0
+    assert capsys.readouterr().out == "# done\nflow {\n  run 1\n}\n"
+    assert main(["fmt", "--write", str(untidy)]) == 0
+    assert untidy.read_text(encoding="utf-8") == "# done\nflow {\n  run 1\n}\n"
+    assert main(["fmt", "--check", str(untidy)]) == 0
+
+
+def test_fmt_reports_a_syntax_error(tmp_path, capsys):
+    broken = tmp_path / "broken.ludex"
+    broken.write_text('rule 1 { }', encoding="utf-8")
+    with pytest.raises(SourceError):
+        format_source(broken.read_text(encoding="utf-8"), str(broken))
+    assert main(["fmt", "--check", str(broken)]) == 3
+    assert "broken.ludex:1:" in capsys.readouterr().err
