@@ -42,6 +42,10 @@ class Result:
         return self.status == "passed"
 
 
+#: A scenario is a few rounds at most: a run this long is a rule that loops.
+SCENARIO_STEP_BUDGET = 200_000
+
+
 class ScriptError(LudexError):
     exit_code = 1
 
@@ -166,7 +170,8 @@ class Runner:
         self.gamedef = gamedef
         self.scenario = scenario
         self.script = Script(self)
-        self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format)
+        self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format,
+                         step_budget=SCENARIO_STEP_BUDGET)
         self.frame = Frame({p.name: p for p in self.game.state.players}, "")
         self.refusal: Optional[Violation] = None
         self.current: A.Step = A.Step(scenario.span, "setup")
