@@ -531,8 +531,8 @@ class Scope:
                 return field_type(f)
             if x.name in PLAYER_ATTRIBUTES:
                 return PLAYER_ATTRIBUTES[x.name]
-            if self.type_of(x.subject) == "player":
-                return "any"
+            if isinstance(x.subject, (A.Name, A.Call)) and self.type_of(x.subject) == "player":
+                return "any"          # not a player's: reported as unknown, not also as the wrong type
             if x.name in CARD_ATTRIBUTES:
                 return CARD_ATTRIBUTES[x.name]
             for ct in g.card_types.values():
@@ -556,7 +556,8 @@ class Scope:
         if isinstance(x, (A.IsNone,)):
             return "bool"
         if isinstance(x, A.Quantified):
-            return {"every": "bool", "any": "bool", "count": "number"}.get(x.kind, self.type_of(x.iterable))
+            return {"every": "bool", "any": "bool", "count": "number", "total": "number"}.get(
+                x.kind, self.type_of(x.iterable))
         if isinstance(x, A.Ranked):
             return self.type_of(x.iterable)
         if isinstance(x, A.ListExpr):

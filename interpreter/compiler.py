@@ -223,7 +223,8 @@ class Compiler:
                 results = []
                 for item in items:
                     f.vars[var] = item
-                    results.append((item, bool(body(f))))
+                    value = body(f)
+                    results.append((item, value if kind == "total" else bool(value)))
             finally:
                 if saved is _MISSING:
                     f.vars.pop(var, None)
@@ -235,6 +236,8 @@ class Compiler:
                 return any(r for _, r in results)
             if kind == "count":
                 return sum(1 for _, r in results if r)
+            if kind == "total":
+                return sum(v for _, v in results)
             return [i for i, r in results if r]
         return quantified
 
@@ -334,7 +337,10 @@ class Compiler:
         def set_(f):
             table, n, who = locate(f)
             old = table.get(n)
-            new = value(f) if value else (False if isinstance(old, bool) else None)
+            if value:
+                new = value(f)
+            else:      # clear: a flag becomes false, a counter 0, a role or attribute none
+                new = False if isinstance(old, bool) else 0 if isinstance(old, int) else None
             what = _what(who, n)
             self._bounded(f, n, new, what, s.span)
             table[n] = new
@@ -628,7 +634,7 @@ class Compiler:
 
     # -- windows and turns
     def s_Window(self, s):
-        from .engine import Decision, Play
+        from .engine import Decision, Play, Violation
         starting, game = self.expr(s.starting), self.game
         names = [a for part in s.menu for a in part.actions]
 
@@ -649,6 +655,9 @@ class Compiler:
                 game.tick(f.rule)
                 options = game.legal_plays(player, names) + [Play("pass", player)]
                 choice = game.decide(Decision(player, "play", options, f.rule, s.name, False, s.span))
+                if choice.action != "pass" and choice.action not in names:
+                    raise Violation(f.rule, f"{choice.action} is not a play this window allows "
+                                    f"({', '.join(names)} or pass)", choice, s.span)
                 if choice.action == "pass":
                     game.attempt(choice, f.rule)
                     passes += 1
@@ -662,7 +671,7 @@ class Compiler:
         return window
 
     def s_Turn(self, s):
-        from .engine import Decision, Play
+        from .engine import Decision, Play, Violation
         player_of, game = self.expr(s.player), self.game
 
         def turn(f):
@@ -683,6 +692,12 @@ class Compiler:
                     game.tick(f.rule)
                     choice = game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False,
                                                   s.span))
+                    if choice.player is not player:
+                        raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)
+                    if not (choice.action == "pass" and may_pass) and choice.action not in names:
+                        allowed = ", ".join(names + (["pass"] if may_pass else []))
+                        raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
+                                        f"(now: {allowed})", choice, s.span)
                     game.attempt(choice, f.rule)
                     if choice.action == "pass":
                         if part.count in ("any", "up-to"):
