@@ -149,7 +149,7 @@ class Game:
     """A game in play. ``agent(decision) -> option`` answers decisions."""
 
     def __init__(self, gamedef: GameDef, players: list[str], agent, seed: int = 0, format: str = "",
-                 step_budget: int = STEP_BUDGET):
+                 step_budget: int = STEP_BUDGET, check_invariants: bool = True):
         self.gamedef = gamedef
         self.agent = agent
         self.rng = random.Random(seed)
@@ -161,6 +161,8 @@ class Game:
         self.over = False
         self.steps = 0
         self.step_budget = step_budget
+        #: after every step (a rule with a procedure), cards, supplies and counters are checked
+        self.check_invariants = check_invariants
         self.depth = 0
         self.simultaneous = 0
         self.check_memory: dict = {}
@@ -209,6 +211,11 @@ class Game:
         self.actions = {name: CompiledAction(self.compiler, a) for name, a in g.actions.items()}
         self.values = {name: (v, self.compiler.expr(v.body)) for name, v in g.values.items()}
         self.rule_bodies = {rid: self.compiler.block(r.body) for rid, r in g.rules.items() if r.body}
+        self.children = {rid: [] for rid in g.rules}
+        for rid in g.rules:
+            parent = g.parent_of(rid)
+            if parent is not None:
+                self.children[parent].append(rid)
         self.flow = self.compiler.block(g.flow.body) if g.flow else None
 
     # -- cards
@@ -310,8 +317,13 @@ class Game:
                     body(Frame({}, rule_id))
                 except SkipStep:
                     self.record(rule_id, "skip", f"step {rule_id} is skipped")
+                if self.check_invariants:
+                    broken = self.state.invariant_breaks()
+                    if broken:
+                        raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
+                                         rule_id, rule.span)
             else:
-                self.run_sequence(self.gamedef.children_of(rule_id))
+                self.run_sequence(self.children[rule_id])
         finally:
             self.depth -= 1
 

@@ -280,7 +280,8 @@ class Runner:
             first, last = step.args
             ids = [first]
             if last:
-                siblings = [r for r in self.gamedef.rules if self.gamedef.parent_of(r) == self.gamedef.parent_of(first)]
+                parent = self.gamedef.parent_of(first)
+                siblings = [r for r in self.gamedef.rules if self.gamedef.parent_of(r) == parent]
                 if first not in siblings or last not in siblings or siblings.index(last) < siblings.index(first):
                     raise ScriptError([Diagnostic("scenario", "C013", f"run {first} to {last}: {last} is not a later "
                                                   f"rule beside {first}", step.span)])

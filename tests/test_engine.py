@@ -170,3 +170,29 @@ def test_modifier_lasts_until_the_end_of_the_round(tally):
     kinds = [e.kind for e in seen]
     assert "modifier" in kinds and "expire" in kinds
     assert kinds.index("expire") > kinds.index("modifier")
+
+
+LOSE_A_CARD = '''
+game lose "Lose" { players 2 to 2 }
+state { game zone pile  game zone other }
+card type thing { size: number }
+card "Stone" thing { size 1 }
+rule 1 "Make" { text "Make a stone." create "Stone" into pile }
+flow { run 1 }
+'''
+
+
+def test_an_inconsistent_state_after_a_step_names_the_step():
+    gamedef = _game_from(LOSE_A_CARD)
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    original = game.create_card
+
+    def careless(title, owner, zone, rule):
+        card = original(title, owner, zone, rule)
+        zone.cards.remove(card)          # a broken primitive: the card is in no zone
+        return card
+    game.create_card = careless
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "1" and "a card was lost" in d.message
