@@ -463,8 +463,15 @@ class Board:
         return [s for s in self.spaces if any(s in q for q in parts)]
 
     # -- drawing it again
-    def drawing(self) -> str:
+    def picture(self, pieces: dict) -> str:
+        """The grid alone, with ``pieces`` (space -> up to 3 characters) drawn in their spaces: what
+        ``ludex run --interactive`` shows after each action."""
+        lines = self.drawing(pieces).splitlines()
+        return "\n".join(l for l in lines if not l.startswith(("mark ", "quadrant ")))
+
+    def drawing(self, pieces: Optional[dict] = None) -> str:
         """The board drawn in the format above (a parse of it gives an equal board)."""
+        pieces = pieces or {}
         w = self.width
         pad = len(str(self.height)) + 1
         header = " " * (pad + 2) + "   ".join(self.columns)
@@ -483,7 +490,7 @@ class Board:
             text = f"{r:>{pad - 1}} |"
             for c in range(w):
                 s = self.at(c, r)
-                text += self.cells[s]
+                text += pieces[s][:3].center(3) if s in pieces else self.cells[s]
                 right = self.at(c + 1, r)
                 text += "|" if right is None else EDGE_KINDS[self.edge(s, right)].column_char
             lines.append(text)

@@ -45,11 +45,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
     p.add_argument("--interactive", action="store_true", help="decide for the first player at the terminal")
+    p.add_argument("--log", type=Path, default=None, metavar="FILE",
+                   help="write the game's log (every decision, random outcomes as force lines) for check-log")
+    p.add_argument("--max-rounds", type=int, default=None, metavar="N",
+                   help="stop the game with an error if it has not ended after N rounds (as simulate does)")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N", help="the engine's step budget")
     p.set_defaults(run=cmd_run)
     p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
     p.add_argument("game")
     p.add_argument("rule")
     p.set_defaults(run=cmd_explain)
+    p = sub.add_parser("check-log", help="replay a game log against the rules; report what they refuse")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("log", type=Path, help="the log: a set-up, then plays, decisions and force lines")
+    p.add_argument("--all", action="store_true", dest="all_violations",
+                   help="report every violation reachable by skipping each refused entry")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=cmd_check_log)
+    p = sub.add_parser("simulate", help="play many games with random agents; report problems with their seeds")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="the first seed; game i plays seed S+i (default 1)")
+    p.add_argument("--jobs", type=int, nargs="?", const=0, default=1, metavar="J",
+                   help="processes to use; --jobs alone uses every core")
+    p.add_argument("--players", type=int, default=None, help="how many players (default: the fewest allowed)")
+    p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
+    p.add_argument("--max-rounds", type=int, default=None, metavar="N",
+                   help="a game not over after N rounds is reported (default 100)")
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="the engine's step budget per game (default: the engine's own)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=cmd_simulate)
+    p = sub.add_parser("site", help="build or serve the rules site (needs the 'site' extra)")
+    from .site import add_arguments as _site_arguments
+    _site_arguments(p)
+    p.set_defaults(run=cmd_site)
     return parser
 
 
@@ -180,6 +210,22 @@ def load_one(game: str):
     return loaded.game
 
 
+def show_boards(game, out) -> None:
+    """Draw each board with the cards that stand on it: a card in a public zone whose attribute holds
+    one of the board's spaces is drawn there by the first letters of its title."""
+    for name, board in game.boards.items():
+        spaces = set(board.spaces)
+        pieces = {}
+        for zone in game.state.all_zones():
+            if zone.hidden:
+                continue
+            for card in zone.cards:
+                for value in card.attrs.values():
+                    if isinstance(value, str) and value in spaces:
+                        pieces[value] = card.title.replace(" ", "")[:3]
+        print(f"\n{name}:\n{board.picture(pieces)}", file=out)
+
+
 def cmd_run(args) -> int:
     from .agents import InteractiveAgent, RandomAgent
     from .engine import Game
@@ -198,13 +244,27 @@ def cmd_run(args) -> int:
     random_agent = RandomAgent(args.seed)
     agent = random_agent
     if args.interactive:
-        person = InteractiveAgent()
+        person = InteractiveAgent(show=show_boards)
         agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == names[0] \
             else random_agent(game, d)
-    game = Game(gamedef, names, agent, seed=args.seed, format=args.format)
+    recorder = None
+    if args.log:
+        from .compliance import LogRecorder
+        extra = (f" --players {args.players}" if args.players else "") + (f" --format {args.format}" if args.format else "")
+        recorder = agent = LogRecorder(agent, gamedef, names, args.seed, args.format,
+                                       command=f"ludex run {args.game} --seed {args.seed}{extra} --log {args.log}")
+    budget = {"step_budget": args.max_steps} if args.max_steps else {}
+    game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
     if not args.json:
         game.listeners.append(lambda e: print(format_event(e)))
-    game.run()
+    if recorder or args.max_rounds is not None:
+        from .compliance import Watch
+        Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)
+    try:
+        game.run()
+    finally:
+        if recorder:
+            args.log.write_text(recorder.text(), encoding="utf-8")
     if args.json:
         print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
                           "winners": [p.name for p in game.winners or []],
@@ -213,6 +273,42 @@ def cmd_run(args) -> int:
         winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
         print(f"game over after {len(game.trace)} events: {winners}")
     return EXIT_OK
+
+
+def cmd_check_log(args) -> int:
+    from .compliance import check_log, load_log, render_report
+    gamedef = load_one(args.game)
+    if not args.log.is_file():
+        print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
+        return EXIT_USAGE
+    report = check_log(gamedef, load_log(gamedef, args.log), args.all_violations)
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2))
+    else:
+        print(render_report(gamedef, report))
+    return EXIT_OK if report.ok else EXIT_FAILURES
+
+
+def cmd_simulate(args) -> int:
+    from .compliance import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
+    gamedef = load_one(args.game)
+    header = gamedef.header
+    if args.games < 1:
+        print("ludex: error: --games must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.players and header and not header.min_players <= args.players <= header.max_players:
+        print(f"ludex: error: {gamedef.key} is for {header.min_players} to {header.max_players} players",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.format and header and args.format not in header.formats:
+        print(f"ludex: error: {gamedef.key} has formats {', '.join(header.formats)}", file=sys.stderr)
+        return EXIT_USAGE
+    load_for_simulation(args.game)
+    summary = simulate(args.game, args.games, seed=args.seed, jobs=args.jobs, players=args.players,
+                       fmt=args.format, max_rounds=args.max_rounds if args.max_rounds is not None else DEFAULT_MAX_ROUNDS,
+                       max_steps=args.max_steps, progress=progress_bar())
+    print(json.dumps(summary, indent=1) if args.json else render_simulation(summary))
+    return EXIT_FAILURES if summary["problems"] else EXIT_OK
 
 
 def cmd_explain(args) -> int:
@@ -265,6 +361,11 @@ def cmd_explain(args) -> int:
     if not found:
         print("  none yet")
     return EXIT_OK
+
+
+def cmd_site(args) -> int:
+    from .site import command
+    return command(args)
 
 
 def cmd_fmt(args) -> int:
