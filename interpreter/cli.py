@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
-    p.add_argument("--interactive", action="store_true", help="decide for the first player at the terminal")
+    p.add_argument("--interactive", action="store_true", help="decide for one seat at the terminal")
+    p.add_argument("--seat", type=int, default=1, help="with --interactive: the seat you play (default 1)")
     p.add_argument("--log", type=Path, default=None, metavar="FILE",
                    help="write the game's log (every decision, random outcomes as force lines) for check-log")
     p.add_argument("--max-rounds", type=int, default=None, metavar="N",
@@ -96,6 +97,9 @@ def main(argv=None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
+    except (EOFError, KeyboardInterrupt):
+        print("\nludex: stopped before the game ended", file=sys.stderr)
+        return EXIT_FAILURES
 
 
 def _games_for(args) -> list:
@@ -245,7 +249,11 @@ def cmd_run(args) -> int:
     agent = random_agent
     if args.interactive:
         person = InteractiveAgent(show=show_boards)
-        agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == names[0] \
+        if not 1 <= args.seat <= count:
+            print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
+            return EXIT_USAGE
+        mine = names[args.seat - 1]
+        agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == mine \
             else random_agent(game, d)
     recorder = None
     if args.log:
