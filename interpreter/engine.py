@@ -549,11 +549,13 @@ def _lets_where_needed(requirements) -> list:
         if isinstance(s, A.Let):
             continue
         needed = _names_in(s.condition)
+        seen: set = set()
         changed = True
         while changed:
             changed = False
-            for let in list(pending):
-                if let[0].var in needed:
+            for let in pending:
+                if let[0].var in needed and let[0].var not in seen:
+                    seen.add(let[0].var)
                     needed |= _names_in(let[0].value)
                     changed = True
         for let in [l for l in pending if l[0].var in needed]:

@@ -196,3 +196,19 @@ def test_an_inconsistent_state_after_a_step_names_the_step():
         game.run()
     d = exc.value.diagnostics[0]
     assert d.rule == "1" and "a card was lost" in d.message
+
+
+def test_lets_are_evaluated_only_when_a_requirement_needs_them():
+    from interpreter import ast as A
+    from interpreter.engine import _lets_where_needed
+    module = parse_rules('''action a "a" by p {
+      let x = 1
+      let y = x + 1
+      let unused = 5
+      require p.ok cite 1 "first"
+      require y > 1 cite 1 "second"
+    }''', "lets.ludex")
+    body = module.items[0].body
+    order = _lets_where_needed([(s, None) for s in body])
+    kinds = [(is_let, getattr(s, "var", getattr(s, "message", ""))) for is_let, s, _ in order]
+    assert kinds == [(False, "first"), (True, "x"), (True, "y"), (False, "second")]
