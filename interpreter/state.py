@@ -126,15 +126,28 @@ class State:
         """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
         counters out of bounds. Empty when the state is consistent."""
         problems = []
-        seen: dict[int, Zone] = {}
+        placed = 0
+        consistent = True
+        ids: set = set()
         for zone in self.all_zones():
+            placed += len(zone.cards)
+            for card in zone.cards:
+                ids.add(card.id)
+                if card.zone is not zone:
+                    consistent = False
+        if consistent and placed == len(self.cards) == len(ids):
+            zones_ok = True          # every card is where it records, and none is missing or doubled
+        else:
+            zones_ok = False
+        seen: dict[int, Zone] = {}
+        for zone in (() if zones_ok else self.all_zones()):
             for card in zone.cards:
                 if card.id in seen:
                     problems.append(f"{card.title} is in two places: {seen[card.id]} and {zone}")
                 seen[card.id] = zone
                 if card.zone is not zone:
                     problems.append(f"{card.title} is in {zone} but records {card.zone}")
-        for card in self.cards:
+        for card in (() if zones_ok else self.cards):
             if card.id not in seen:
                 problems.append(f"{card.title} (card {card.id}) is in no zone: a card was lost")
         for name, capacity in self.supply_capacity.items():
