@@ -184,6 +184,9 @@ class Checker:
         pass
 
     def check_value(self, value: A.Value):
+        if value.name in CONSTANTS or value.name in BUILTINS:
+            self.error("S069", f"value '{value.name}' has the name of a built-in, which it would hide",
+                       value.span, hint="give the value another name")
         Scope(self, {p: "any" for p in value.params}).expr(value.body)
 
     def check_action(self, action: A.Action):

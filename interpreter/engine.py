@@ -437,7 +437,7 @@ class Game:
                 continue
             action = self.actions[name]
             for args in action.candidates(player):
-                if action.refusal(player, args) is None:
+                if action.allows(player, args):
                     plays.append(Play(name, player, args))
         return plays
 
@@ -500,6 +500,20 @@ class CompiledAction:
         for pool in pools:
             combos = [c + (x,) for c in combos for x in pool]
         return combos
+
+    def allows(self, player, args) -> bool:
+        """Whether every requirement holds: ``refusal`` without building the refusal."""
+        vars = {self.node.actor: player}
+        for name, arg in zip(self.param_names, args):
+            vars[name] = arg
+        frame = Frame(vars, self.rule)
+        for is_let, stmt, fn in self.checks:
+            if is_let:
+                vars[stmt.var] = fn(frame)
+            elif not fn(frame):
+                self.game.exercised.add(stmt.cite)
+                return False
+        return True
 
     def refusal(self, player, args) -> Optional[Violation]:
         vars = {self.node.actor: player}
