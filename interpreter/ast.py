@@ -236,6 +236,13 @@ class Reveal:
 
 
 @node
+class Conceal:
+    """``conceal c``: a card (or cards) turns face down."""
+    span: Span = field(compare=False, repr=False)
+    cards: Expr = None
+
+
+@node
 class Emit:
     """``emit revealed(c)``: an event that triggers listen to."""
     span: Span = field(compare=False, repr=False)
@@ -465,7 +472,7 @@ class Log:
     message: str = ""
 
 
-Stmt = Union[Let, Set, Change, Transfer, Move, Draw, Create, Shuffle, Reveal, Emit, Milestone, If, ForEach,
+Stmt = Union[Let, Set, Change, Transfer, Move, Draw, Create, Shuffle, Reveal, Conceal, Emit, Milestone, If, ForEach,
              Repeat, While, Goto, Skip, Run, Choose, ChooseNumber, Order, May, Pick, Roll, Window,
              Turn, Perform, Initiate, Require, Modify, Win, Eliminate, Log]
 

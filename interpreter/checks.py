@@ -288,7 +288,7 @@ class Checker:
             scope.zone(s.destination)
         elif isinstance(s, A.Shuffle):
             scope.zone(s.zone)
-        elif isinstance(s, A.Reveal):
+        elif isinstance(s, (A.Reveal, A.Conceal)):
             e(s.cards)
         elif isinstance(s, A.Emit):
             for a in s.args:

@@ -462,6 +462,16 @@ class Compiler:
                           if card.owner else f"{card.title} is revealed")
         return reveal
 
+    def s_Conceal(self, s):
+        cards, game = self.expr(s.cards), self.game
+
+        def conceal(f):
+            for card in as_list(cards(f)):
+                if card.face_up:
+                    card.face_up = False
+                    game.record(f.rule, "conceal", f"{card.title} is turned face down", card=card.id)
+        return conceal
+
     def s_Emit(self, s):
         args, game, name = [self.expr(a) for a in s.args], self.game, s.event
         return lambda f: game.emit("named", "", name, tuple(a(f) for a in args), f.rule,

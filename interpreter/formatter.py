@@ -90,7 +90,7 @@ def blocks(node):
 
 
 _TAIL = {A.Let: "value", A.Value: "body", A.Change: "amount", A.Transfer: "destination",
-         A.Draw: "destination", A.Create: "destination", A.Shuffle: "zone", A.Reveal: "cards",
+         A.Draw: "destination", A.Create: "destination", A.Shuffle: "zone", A.Reveal: "cards", A.Conceal: "cards",
          A.Win: "players", A.Eliminate: "players", A.Pick: "options", A.Perform: "actor", A.Repeat: "until"}
 
 
@@ -427,6 +427,9 @@ class Printer:
 
     def p_Reveal(self, s: A.Reveal, pad: str) -> list:
         return fit(pad, f"reveal {self.x(s.cards)}")
+
+    def p_Conceal(self, s: A.Conceal, pad: str) -> list:
+        return fit(pad, f"conceal {self.x(s.cards)}")
 
     def p_Emit(self, s: A.Emit, pad: str) -> list:
         return fit(pad, f"emit {self.call(s.event, s.args)}")

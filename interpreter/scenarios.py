@@ -252,6 +252,11 @@ class Runner:
             for step in self.scenario.steps:
                 self.current = step
                 self.step(step)
+            for kind, queue in self.game.forced.items():
+                if queue:
+                    r.failures.append(Failure(self.scenario.span, "the scenario fixes a random outcome that "
+                                              "never happened", f"{kind}: {_words(list(queue))}",
+                                              "no such random outcome was drawn"))
             if self.script.queue:
                 leftover = self.script.queue[0]
                 r.failures.append(Failure(leftover.span, "the rules never asked for this decision",

@@ -42,8 +42,9 @@ def parser(start: str = "rules") -> Lark:
 
 # ------------------------------------------------------------------ mistakes table
 
-# Common mistakes, each a list of snippets that fail the same way (Lark's ``match_examples``).
+# Common mistakes, each a list of snippets that fail the same way (as Lark's ``match_examples``).
 # A snippet is matched by the parser state it fails in, so the message fits every file failing there.
+# (A missing closing bracket needs no entry: the diagnostic finds the bracket left open.)
 ASSIGNMENT = "assignment is written 'set TARGET = VALUE'"
 
 MISTAKES = {
@@ -54,13 +55,6 @@ MISTAKES = {
     "a rule id is a number such as 3.2 or 500.1c, or a heading id such as start-phase.remove-day-counter": [
         'rule "Active player" {',
         'rule {',
-    ],
-    "a block needs its closing '}'": [
-        'rule 1 "x" {',
-        'rule 1 "x" { text "a"',
-        'rule 1 "x" { set a = 1',
-        'flow { if a { set a = 1 }',
-        'flow { set a = 1',
     ],
     "'cite' needs a rule id, e.g. cite 3.2": [
         'action a "a" by p { require x cite "3.2" "m" }',
@@ -282,9 +276,9 @@ STATEMENT_WORDS = {
 _EXPRESSION_START = {"INT", "NAME", "STRING", "LONG_STRING", "LPAR", "LSQB", "TRUE", "FALSE", "NONE",
                      "THIS", "HIGHEST", "LOWEST", "MINUS", "NOT", "EVERY", "ANY", "THOSE", "COUNT", "IF"}
 _STATEMENT_START = {word.upper() for word in STATEMENT_WORDS}
-# Items that only stand at the top of a file: meeting one inside a block means a '}' is missing.
 _CLOSERS = {"{": "}", "[": "]", "(": ")"}
 _TOKEN_OF_CLOSER = {"}": "RBRACE", "]": "RSQB", ")": "RPAR"}
+# Items that only stand at the top of a file: meeting one inside a block means a '}' is missing.
 _TOP_LEVEL_WORDS = {"rule", "game", "state", "card", "flow", "deck", "dice", "board"}
 # Characters that are never part of the language, with what the writer most likely meant.
 _CHARACTER_HINTS = {
@@ -299,11 +293,15 @@ def _describe(token_type: str, start: str = "rules") -> str:
         return _TOKEN_WORDS[token_type]
     name = token_type.split("__")[-1]
     if token_type.startswith("__"):          # an anonymous keyword such as 'left-end'
-        terminal = {t.name: t for t in parser(start).terminals}.get(token_type)
-        if terminal is not None and terminal.pattern.type == "str":
-            return f"'{terminal.pattern.value}'"
-        return ""
+        word = _keywords(start).get(token_type)
+        return f"'{word}'" if word else ""
     return f"'{name.lower().replace('_', ' ')}'"
+
+
+@lru_cache(maxsize=None)
+def _keywords(start: str) -> dict:
+    """The spelling of each keyword terminal, by terminal name."""
+    return {t.name: t.pattern.value for t in parser(start).terminals if t.pattern.type == "str"}
 
 
 def _expected_words(expected, start: str = "rules") -> str:
@@ -404,8 +402,7 @@ def _enclosing_rule(text: str, offset: int) -> str:
     exist). An error on a rule's own first word belongs to the rule before it."""
     found = ""
     for match in _RULE_HEAD.finditer(text, 0, offset):
-        if match.start(1) < offset:
-            found = match.group(1)
+        found = match.group(1)
     return found
 
 
@@ -802,6 +799,9 @@ class Builder:
 
     def t_reveal(self, span, ch):
         return A.Reveal(span, ch[0])
+
+    def t_conceal(self, span, ch):
+        return A.Conceal(span, ch[0])
 
     def t_emit(self, span, ch):
         return A.Emit(span, str(ch[0]), tuple(c for c in ch[1:] if c is not None))
