@@ -67,19 +67,23 @@ class Sources:
 
     def __init__(self):
         self._texts: dict[str, str] = {}
+        self._lines: dict[str, list] = {}
 
     def add(self, path: str, text: str) -> None:
         self._texts[path] = text
+        self._lines.pop(path, None)
 
     def line(self, path: str, number: int) -> Optional[str]:
-        text = self._texts.get(path)
-        if text is None:
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except OSError:
-                return None
-            self._texts[path] = text
-        lines = text.splitlines()
+        lines = self._lines.get(path)
+        if lines is None:
+            text = self._texts.get(path)
+            if text is None:
+                try:
+                    text = Path(path).read_text(encoding="utf-8")
+                except OSError:
+                    return None
+                self._texts[path] = text
+            lines = self._lines[path] = text.splitlines()
         if 1 <= number <= len(lines):
             return lines[number - 1]
         if number == len(lines) + 1:

@@ -199,8 +199,11 @@ class Game:
         self.boards = {}
         if g.boards:
             from .board import Board
+            built = g.__dict__.setdefault("_built_boards", {})     # a board is parsed once per game
             for name, b in g.boards.items():
-                self.boards[name] = Board.parse(b.drawing, b.span)
+                if name not in built:
+                    built[name] = Board.parse(b.drawing, b.span)
+                self.boards[name] = built[name]
         self.triggers: dict[tuple, list] = {}
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)
