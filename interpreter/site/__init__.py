@@ -1,0 +1,83 @@
+"""The rules site: what a judge reads. ``ludex site build`` / ``ludex site serve``.
+
+    collect.py   rules and scenario files -> games, rule pages, scenario runs, coverage
+    markup.py    escaping, rule-reference links, highlighted source with linked rule ids
+    lexer.py     Pygments lexers for *.ludex and *.scenario (entry point ``pygments.lexers``)
+    pages.py     home, game overview, rule pages, scenario pages, coverage pages (Markdown)
+    guide.py     the language guide, each construct with an example from the bundled games
+    build.py     step 1 writes the Markdown (site/docs/), step 2 runs MkDocs (site/build/)
+    synthetic.py a large generated game, for the benchmark and the tests
+
+MkDocs and Material are optional (the ``site`` extra); nothing here imports them until a build runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+__all__ = ["build", "serve", "generate", "command"]
+
+
+def build(*args, **kwargs):
+    from .build import build as _build
+    return _build(*args, **kwargs)
+
+
+def serve(*args, **kwargs):
+    from .build import serve as _serve
+    return _serve(*args, **kwargs)
+
+
+def generate(*args, **kwargs):
+    from .build import generate as _generate
+    return _generate(*args, **kwargs)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=["build", "serve"], help="build the site, or serve it with live reload")
+    p.add_argument("--out", type=Path, default=None,
+                   help="where the generated pages (OUT/docs) and the site (OUT/build) go (default: site/)")
+    p.add_argument("--rules", type=Path, default=None, help="a folder of rules files (default: the bundled games)")
+    p.add_argument("--scenarios", type=Path, default=None, help="a folder of scenario folders")
+    p.add_argument("--strict", action="store_true", help="fail on any MkDocs warning")
+    p.add_argument("--addr", default="127.0.0.1:8000", help="serve: the address to listen on")
+
+
+def command(args) -> int:
+    """``ludex site build|serve``: exit 0 when built, 1 on MkDocs warnings with --strict, 2 without MkDocs."""
+    from .build import SiteError, build as _build, serve as _serve
+    try:
+        if args.action == "serve":
+            import logging
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+            logger = logging.getLogger("mkdocs")
+            logger.addHandler(handler)
+            logger.setLevel(logging.INFO)
+            try:
+                _serve(args.out, args.addr, args.rules, args.scenarios)
+            except KeyboardInterrupt:
+                pass
+            except OSError as exc:
+                print(f"ludex: error: cannot serve on {args.addr}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            return 0
+        report = _build(args.out, args.rules, args.scenarios, strict=args.strict)
+    except SiteError as exc:
+        print(f"ludex: error: {exc}", file=sys.stderr)
+        return 2 if "pip install" in str(exc) else 1
+    games = report.generated.games
+    failed = sum(1 for g in games for r in g.runs if r.status != "passed")
+    print(f"site: {len(games)} game(s), {len(report.generated.pages)} pages, search index "
+          f"{report.index_bytes / 1e6:.2f} MB, built in {report.seconds:.1f} s "
+          f"(pages {report.seconds_generate:.1f} s, mkdocs {report.seconds_mkdocs:.1f} s)")
+    print(f"open {report.site_dir / 'index.html'}")
+    for w in report.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    for g in games:
+        if g.errors:
+            print(f"note: {g.key} does not check; its page shows the errors", file=sys.stderr)
+    if failed:
+        print(f"note: {failed} scenario(s) did not pass; their pages say why", file=sys.stderr)
+    return 0
