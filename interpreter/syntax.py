@@ -265,7 +265,7 @@ _TOKEN_WORDS = {
 STATEMENT_WORDS = {
     "let": "let", "set": "set", "increase": "increase", "decrease": "decrease", "clear": "clear",
     "transfer": "transfer", "move": "move", "draw": "draw", "create": "create", "shuffle": "shuffle",
-    "reveal": "reveal", "emit": "emit", "begin": "begin", "end": "end", "if": "if", "for": "for each",
+    "reveal": "reveal", "conceal": "conceal", "emit": "emit", "begin": "begin", "end": "end", "if": "if", "for": "for each",
     "simultaneously": "simultaneously for each", "repeat": "repeat", "while": "while",
     "return": "return to", "proceed": "proceed to", "go": "go to", "skip": "skip this step",
     "run": "run", "pick": "pick", "roll": "roll", "window": "window", "turn": "turn of",
@@ -274,7 +274,7 @@ STATEMENT_WORDS = {
 }
 # Terminals that start an expression; listed as one phrase when all of them would do.
 _EXPRESSION_START = {"INT", "NAME", "STRING", "LONG_STRING", "LPAR", "LSQB", "TRUE", "FALSE", "NONE",
-                     "THIS", "HIGHEST", "LOWEST", "MINUS", "NOT", "EVERY", "ANY", "THOSE", "COUNT", "IF"}
+                     "THIS", "HIGHEST", "LOWEST", "MINUS", "NOT", "EVERY", "ANY", "THOSE", "COUNT", "TOTAL", "IF"}
 _STATEMENT_START = {word.upper() for word in STATEMENT_WORDS}
 _CLOSERS = {"{": "}", "[": "]", "(": ")"}
 _TOKEN_OF_CLOSER = {"}": "RBRACE", "]": "RSQB", ")": "RPAR"}

@@ -20,7 +20,7 @@ from conftest import relative
 from interpreter.checks import check
 from interpreter.diagnostics import SourceError, render_all
 from interpreter.model import assemble
-from interpreter.syntax import parse_rules
+from interpreter.syntax import MISTAKES, parse_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))
@@ -68,3 +68,13 @@ def test_there_are_enough_goldens():
 def test_every_expected_file_has_its_input():
     for expected in list((GOLDEN / "parse").glob("*.ast")) + list((GOLDEN / "errors").glob("*.err")):
         assert expected.with_suffix(".ludex").exists(), f"{relative(expected)} has no input: delete it"
+
+
+def test_every_mistake_snippet_fails_and_is_diagnosed_with_its_own_help():
+    """The MISTAKES table stays true to the grammar: a snippet that came to parse, or that another
+    entry's help now answers, is found here rather than by a user."""
+    for label, snippets in MISTAKES.items():
+        for snippet in snippets:
+            with pytest.raises(SourceError) as caught:
+                parse_rules(snippet, "mistake.ludex")
+            assert caught.value.diagnostics[0].hint == label, snippet
