@@ -445,7 +445,7 @@ class Compiler:
             zone = zone_of(f)
             forced, was_forced = game._forced(f"order {zone}")
             if was_forced:
-                zone.cards.sort(key=lambda c: _position(forced, c.title))
+                zone.cards[:] = _forced_order(zone.cards, forced)
             else:
                 game.rng.shuffle(zone.cards)
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
@@ -617,7 +617,7 @@ class Compiler:
             if was_forced:
                 matches = [o for o in opts if words(o) == forced or o == forced]
                 if not matches:
-                    raise game.error(f"the scenario fixes the random pick to {forced}, which is not one of "
+                    raise game.error(f"the random pick is fixed to {forced}, which is not one of "
                                      f"{words(opts)}", f.rule, s.span)
                 answer = matches[0]
             else:
@@ -842,11 +842,18 @@ class _Ability:
 _MISSING = object()
 
 
-def _position(order, title):
-    try:
-        return order.index(title)
-    except ValueError:
-        return len(order)
+def _forced_order(cards, titles):
+    """The cards in the order the titles give, each title taking the next copy of its card; cards
+    the titles do not name keep their order after them."""
+    remaining = list(cards)
+    ordered = []
+    for title in titles:
+        for card in remaining:
+            if card.title == title:
+                ordered.append(card)
+                remaining.remove(card)
+                break
+    return ordered + remaining
 
 
 def _what(who: str, name: str) -> str:

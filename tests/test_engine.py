@@ -212,3 +212,10 @@ def test_lets_are_evaluated_only_when_a_requirement_needs_them():
     order = _lets_where_needed([(s, None) for s in body])
     kinds = [(is_let, getattr(s, "var", getattr(s, "message", ""))) for is_let, s, _ in order]
     assert kinds == [(False, "first"), (True, "x"), (True, "y"), (False, "second")]
+
+
+def test_a_forced_order_places_each_copy_of_a_title(tally):
+    game = Game(tally, ["ann", "bob"], RandomAgent(1), seed=1)
+    game.force("order ann.draw-deck", ["Rope", "Bell", "Rope", "Bell"])
+    game.run_rule("setup")
+    assert [c.title for c in game.state.player("ann").zones["draw-deck"].cards[:4]] == ["Rope", "Bell", "Rope", "Bell"]

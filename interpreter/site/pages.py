@@ -181,9 +181,9 @@ def _rulings(game: Game, page: str, rid: str, runs: list) -> str:
     for r in runs:
         note = " · cites this rule" if rid in r.cites else ""
         items.append(f"<li>{_status(r.status)} {_run_link(page, r)} "
-                     f'<span class="ludex-muted">{esc(r.file.name)}{note}</span></li>')
+                     f'<span class="ludex-muted" data-search-exclude="true">{esc(r.file.name)}{note}</span></li>')
     for r in citing:
-        items.append(f'<li>{_status(r.status)} {_run_link(page, r)} <span class="ludex-muted">{esc(r.file.name)} '
+        items.append(f'<li>{_status(r.status)} {_run_link(page, r)} <span class="ludex-muted" data-search-exclude="true">{esc(r.file.name)} '
                      "· cites this rule, but its run does not exercise it</span></li>")
     if items:
         return ('<div class="ludex-rulings"><p class="ludex-rulings-title" data-search-exclude="true">Rulings: the scenarios that exercise '

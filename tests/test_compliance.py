@@ -1,0 +1,341 @@
+"""Compliance: game logs checked against the rules (``ludex check-log``), logs written by ``ludex run
+--log`` and replayed exactly, and the rules checked by playing them (``ludex simulate``).
+
+The example logs under ``scenarios/logs/<game>/`` say what check-log must find in a comment line:
+``# expect: legal`` or ``# expect: V001 rule 3.2 line 54`` (the code, the rule, the log's line).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from interpreter import compliance as C
+from interpreter.agents import RandomAgent
+from interpreter.cli import main
+from interpreter.diagnostics import SourceError
+from interpreter.engine import Game
+from interpreter.project import load_game, load_paths
+from interpreter.resources import bundled_games, rules_dir, scenarios_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+TALLY = ROOT / "tests" / "games" / "tally.ludex"
+LOGS = sorted((scenarios_dir() / "logs").glob("*/*.log"))
+EXPECT = re.compile(r"^# expect: (?:(legal)|(V\d{3})(?: rule (\S+))? line (\d+))\s*$", re.M)
+
+
+@lru_cache(maxsize=None)
+def game(key: str):
+    loaded = load_game(key)
+    if not loaded.ok:
+        pytest.skip(f"{key} does not load cleanly yet (its rules are being written)")
+    return loaded.game
+
+
+@lru_cache(maxsize=None)
+def tally():
+    return load_paths("tally", [TALLY]).game
+
+
+def expectation(path: Path):
+    match = EXPECT.search(path.read_text(encoding="utf-8"))
+    assert match, f"{path} says what check-log finds in a line '# expect: ...'"
+    legal, code, rule, line = match.groups()
+    return None if legal else (code, rule, int(line))
+
+
+# ------------------------------------------------------------------ the example logs
+
+
+def test_every_bundled_game_has_example_logs_legal_and_illegal():
+    for key in bundled_games():
+        logs = [p for p in LOGS if p.parent.name == key]
+        kinds = {expectation(p) is None for p in logs}
+        assert kinds == {True, False}, f"scenarios/logs/{key}/ needs a legal and an illegal log"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_example_log_gets_the_verdict_it_states(path):
+    gamedef = game(path.parent.name)
+    report = C.check_log(gamedef, C.load_log(gamedef, path))
+    expected = expectation(path)
+    if expected is None:
+        assert report.ok, C.render_report(gamedef, report)
+        return
+    code, rule, line = expected
+    assert len(report.findings) == 1, C.render_report(gamedef, report)
+    found = report.findings[0]
+    assert (found.code, found.span.line) == (code, line), C.render_report(gamedef, report)
+    if rule:
+        assert found.rule == rule
+    assert found.span.path == str(path)
+
+
+def read(key: str, name: str) -> tuple:
+    path = scenarios_dir() / "logs" / key / name
+    gamedef = game(key)
+    return gamedef, path, C.check_log(gamedef, C.load_log(gamedef, path))
+
+
+def test_a_refused_marshal_names_the_rule_its_words_the_options_and_the_state():
+    gamedef, path, report = read("agot", "illegal-marshal-without-gold.log")
+    found = report.findings[0]
+    assert found.message.endswith("You do not have enough gold.")
+    assert "marshal(Riverside Holdfast)" in found.options and "pass" in found.options
+    assert "marshal(Lady Alys of Oldstones)" not in found.options
+    assert any(line.startswith("p1: gold 5") for line in found.state)
+    text = C.render_report(gamedef, report)
+    assert f"{path}:55:1: error[V001]: p1 may not play marshal(Lady Alys of Oldstones)" in text
+    assert "(in rule 3.2)" in text and "\n55 | p1 plays marshal(\"Lady Alys of Oldstones\")\n" in text
+    assert "   | ^^^^" in text                                     # the caret under the entry
+    assert 'rule 3.2 "Active player collects income":' in text     # the rule and its text
+    assert "To marshal a card, a player returns an amount of gold" in text
+    assert 'cite 3.2 "You do not have enough gold."' in text       # the require that refuses it
+    assert "state before this entry" in text
+    assert text.rstrip().endswith("1 violation found in " + str(path) + " (15 of 24 decisions accepted)")
+
+
+def test_a_non_active_player_marshaling_and_a_second_military_challenge():
+    _, _, report = read("agot", "illegal-marshal-not-active.log")
+    assert report.findings[0].message == "p2 may not play marshal(Hedge Knight): Only the active player may marshal cards."
+    assert report.findings[0].options == ("pass",)
+    _, _, report = read("agot", "illegal-second-military-challenge.log")
+    assert "this type has been initiated this phase" in report.findings[0].message
+
+
+def test_a_huntik_player_moving_the_opponents_hero():
+    _, _, report = read("huntik", "illegal-move-opponents-hero.log")
+    assert report.findings[0].message.endswith("You can only move a hero or obstacle you control.")
+
+
+def test_an_impossible_state_is_reported_as_such():
+    _, _, report = read("agot", "impossible-treasury.log")
+    found = report.findings[0]
+    assert "impossible" in found.message and "the treasury holds 20000, outside 0 to 10000" in found.message
+    _, _, report = read("agot", "impossible-shuffle.log")
+    assert "1 more Tourney Champion than p1.draw-deck holds" in report.findings[0].message
+
+
+# ------------------------------------------------------------------ hand-made logs
+
+
+LEGAL = "legal-whole-game.log"
+
+
+def huntik_log(edit=None) -> str:
+    text = (scenarios_dir() / "logs" / "huntik" / LEGAL).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if edit:
+        edit(lines)
+    return "\n".join(lines) + "\n"
+
+
+def check(text: str, key: str = "huntik", all_violations=False):
+    return C.check_log_text(game(key), text, "<test>", all_violations)
+
+
+def line_of(lines, start: str, n: int = 1) -> int:
+    """The 1-based number of the n-th line starting with ``start``."""
+    found = [i + 1 for i, line in enumerate(lines) if line.startswith(start)]
+    return found[n - 1]
+
+
+def test_all_reports_every_violation_reachable_by_skipping_the_refused_entry():
+    gamedef = game("agot")
+    text = (scenarios_dir() / "logs" / "agot" / "illegal-marshal-not-active.log").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    lines[63] = 'p1 plays initiate-challenge("military")'         # line 64 as well: a second military
+    first = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
+    assert [f.span.line for f in first.findings] == [54]
+    every = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>", all_violations=True)
+    assert [(f.code, f.rule, f.span.line) for f in every.findings] == [("V001", "3.2", 54), ("V001", "4.2", 64)]
+    assert "as if p2 had passed" in every.findings[0].hint
+
+
+def test_the_log_going_on_after_the_game_ended():
+    def extra(lines):
+        lines.insert(len(lines) - 2, "p1 passes")
+    report = check(huntik_log(extra))
+    assert [f.code for f in report.findings] == ["V013"]
+    assert report.findings[0].rule == "501.1"
+
+
+def test_a_log_that_ends_early_is_legal_unless_it_states_an_outcome():
+    lines = huntik_log().splitlines()
+    cut = line_of(lines, "# round 3")
+    report = check("\n".join(lines[:cut]) + "\n")
+    assert report.ok and not report.over and "asks p" in report.stopped_at
+    report = check("\n".join(lines[:cut] + ["winner p1"]) + "\n")
+    assert [f.code for f in report.findings] == ["V014"]
+
+
+def test_a_random_outcome_the_rules_do_not_make_or_cannot_make():
+    def unused(lines):
+        lines.insert(line_of(lines, "# round 2"), "force pick p2")
+    report = check(huntik_log(unused))
+    assert [f.code for f in report.findings] == ["V012"]
+    assert "no such random outcome" in report.findings[0].message
+
+    def impossible(lines):
+        lines[line_of(lines, "force pick") - 1] = 'force pick "Foundation Seeker"'
+    report = check(huntik_log(impossible))
+    assert [(f.code, f.span.line) for f in report.findings] == [("V011", 7)]
+
+
+def test_a_decision_of_the_wrong_kind_or_a_choice_that_is_not_offered():
+    def wrong_kind(lines):
+        lines[line_of(lines, "p2 passes") - 1] = "p2 chooses p1"
+    report = check(huntik_log(wrong_kind))
+    assert report.findings[0].code == "V003"
+    gamedef = game("agot")
+    text = (scenarios_dir() / "logs" / "agot" / "legal-two-rounds.log").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    lines[line_of(lines, "p1 chooses \"") - 1] = 'p1 chooses "The Crown Regent"'
+    report = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
+    assert report.findings[0].code == "V004" and report.findings[0].rule == "1.2"
+    assert "March to War" in report.findings[0].options
+
+
+def test_mistakes_in_a_log_are_reported_before_it_is_played():
+    gamedef = game("huntik")
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(gamedef, "players p1, p2\np1 plays\n", "bad.log")
+    assert error.value.diagnostics[0].code == "E002" and error.value.diagnostics[0].span.line == 2
+    text = 'game agot\nplayers p1, p3\np3 plays mvoe("Foundation Seekr")\nforce dice attack: hit\n'
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(gamedef, text, "bad.log")
+    codes = sorted(d.code for d in error.value.diagnostics)
+    assert codes == ["L001", "L006", "L007"]
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(gamedef, 'players p1, p2\np2 plays move("Foundation Seekr")\nwinner p3\n', "bad.log")
+    diagnostics = {d.code: d for d in error.value.diagnostics}
+    assert set(diagnostics) == {"L005", "L008"} and "Foundation Seeker" in diagnostics["L008"].hint
+
+
+# ------------------------------------------------------------------ logs written by ludex run --log
+
+
+@pytest.mark.parametrize("key", bundled_games())
+def test_a_recorded_game_replays_exactly_and_legally(key):
+    gamedef = game(key)
+    for seed in (1, 2):
+        played, text = C.record_game(gamedef, seed)
+        checker = C.LogChecker(gamedef, C.parse_log(text, f"{key}-{seed}.log"))
+        report = checker.run()
+        assert report.ok, C.render_report(gamedef, report)
+        assert report.over and report.winners == [p.name for p in played.winners]
+        assert report.accepted == report.entries
+        plain = [e.text.replace(" (order fixed by the scenario)", "") for e in played.trace]
+        again = [e.text.replace(" (order fixed by the scenario)", "") for e in checker.game.trace]
+        assert plain == again
+
+
+def test_the_test_game_with_dice_and_yes_or_no_questions_replays_too():
+    for seed in (1, 2, 3):
+        played, text = C.record_game(tally(), seed)
+        assert "force dice coin:" in text and " answers " in text
+        report = C.check_log_text(tally(), text, "tally.log")
+        assert report.ok and report.winners == [p.name for p in played.winners]
+
+
+def test_ludex_run_log_then_check_log(tmp_path, capsys):
+    log = tmp_path / "game.log"
+    assert main(["run", "huntik", "--seed", "4", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert log.read_text(encoding="utf-8").startswith("# A log of huntik, written by `ludex run huntik --seed 4")
+    assert main(["check-log", "huntik", str(log)]) == 0
+    assert "legal: " in capsys.readouterr().out
+    bad = scenarios_dir() / "logs" / "huntik" / "illegal-move-opponents-hero.log"
+    assert main(["check-log", "huntik", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}:28:1: error[V001]" in out
+    assert main(["check-log", "huntik", str(bad), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["violations"][0]["rule"] == "500.2" and data["violations"][0]["line"] == 28
+
+
+# ------------------------------------------------------------------ simulation
+
+
+def test_simulate_one_is_plain_data_and_plays_the_game_ludex_run_plays():
+    result = C.simulate_one("huntik", 5)
+    json.dumps(result)
+    assert result["status"] in ("won", "draw") and result["problem"] is None
+    assert result["replay"] == "ludex run huntik --seed 5"
+    assert result["rounds"] == 7 and result["decisions"] > 0 and "500.2" in result["exercised"]
+    again = C.simulate_one("huntik", 5)
+    timing = ("seconds", "cpu")
+    assert {k: v for k, v in again.items() if k not in timing} == {k: v for k, v in result.items() if k not in timing}
+    gamedef = game("huntik")
+    played = Game(gamedef, ["p1", "p2"], RandomAgent(5), seed=5)
+    played.run()
+    assert [p.name for p in played.winners] == result["winners"] and played.steps == result["steps"]
+
+
+#: Games per bundled game in the test suite (ludex simulate --jobs 2); benchmarks/simulate.py plays 1,000.
+GAMES = 10
+
+
+@pytest.mark.parametrize("key", bundled_games())
+def test_simulated_games_of_every_bundled_game_run_clean(key):
+    game(key)
+    summary = C.simulate(key, GAMES, seed=1, jobs=2)
+    assert summary["problems"] == [], C.render_simulation(summary)
+    assert sum(summary["winners"].values()) == GAMES
+    assert summary["coverage"]["reached"] and summary["games_per_second"] > 0
+    text = C.render_simulation(summary)
+    assert f"{GAMES} games (seeds 1 to {GAMES})" in text and "games/s" in text
+
+
+def test_a_broken_transcription_that_never_ends_is_caught_with_its_seed(tmp_path, capsys):
+    source = (rules_dir() / "huntik.ludex").read_text(encoding="utf-8")
+    assert source.count("  increase mission-timer by 1\n") == 1
+    broken = tmp_path / "huntik.ludex"
+    broken.write_text(source.replace("  increase mission-timer by 1\n", ""), encoding="utf-8")
+    summary = C.simulate(str(broken), 3, seed=11, jobs=2, max_rounds=20)
+    assert [p["seed"] for p in summary["problems"]] == [11, 12, 13]
+    problem = summary["problems"][0]
+    assert problem["status"] == "unfinished" and "did not end within 20 rounds" in problem["problem"]["message"]
+    assert problem["replay"] == f"ludex run {broken} --seed 11 --max-rounds 20"
+    capsys.readouterr()
+    assert main(problem["replay"].split()[1:]) == 3                  # the replay stops the same way
+    assert "did not end within 20 rounds" in capsys.readouterr().err
+    assert main(["simulate", str(broken), "--games", "2", "--max-rounds", "20"]) == 1
+    assert "replay: ludex run" in capsys.readouterr().out
+
+
+TINY = '''
+game tiny "A game for the simulator's tests" {
+  source main "Tiny rules" version "1" "written for the tests"
+  players 2 to 2
+}
+state {
+  game supply pool = 5
+  game counter score = 0
+}
+rule setup "Setup" outside source { note "Nothing to set up." }
+rule 1 "Play" {
+  text "Each round, the first player plays."
+  action go "go" by p { require false cite 1 "Never." }
+  turn of first(players) { exactly one of go }
+}
+flow { run setup begin game repeat { run 1 } }
+'''
+
+
+@pytest.mark.parametrize("body, status", [
+    ("turn of first(players) { exactly one of go }", "no-option"),
+    ("set pool = 9", "invariant"),
+    ("set score = 1 / score", "error"),
+])
+def test_problems_are_classified(tmp_path, body, status):
+    path = tmp_path / "tiny.ludex"
+    path.write_text(TINY.replace("turn of first(players) { exactly one of go }", body), encoding="utf-8")
+    C.load_for_simulation.cache_clear()
+    result = C.simulate_one(str(path), 3)
+    assert result["status"] == status, result
+    assert result["problem"]["rule"] == "1"

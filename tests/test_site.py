@@ -1,0 +1,535 @@
+"""The rules site: built for real (Markdown generator, then MkDocs with Material), then read as files and,
+as a judge would, in headless Chromium driven by Playwright.
+
+The site under test holds a copy of the bundled games and their scenarios, plus a synthetic game of a few
+hundred rules (it has rule 3.2 beside 3.20, and one scenario that fails on purpose). A second, tiny site
+is built from a rules file full of HTML and script, which must show as text.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+from functools import partial
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+pytest.importorskip("mkdocs", reason="the rules site needs MkDocs: pip install -e '.[test]'")
+pytest.importorskip("material", reason="the rules site needs mkdocs-material: pip install -e '.[test]'")
+
+from interpreter.resources import rules_dir, scenarios_dir  # noqa: E402
+from interpreter.site import synthetic  # noqa: E402
+from interpreter.site.build import build  # noqa: E402
+from interpreter.site.markup import page_url  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+INDEX_LIMIT = 5_000_000
+
+FAILING = '''
+scenario "A deliberately wrong ruling" {
+  question "Does step 3.2 add two to the tally?"
+  answer "No, one: this scenario expects two on purpose, to show a failure."
+  cite 3.2
+  players ann, bob
+  run 3.2
+  expect tally == 2
+}
+'''
+
+EVIL = '''game evil "Evil <script>alert('title')</script> & Co" {
+  source main "Rules <b>Reference</b>" version "1.0 <i>beta</i>"
+  players 2 to 2
+}
+state {
+  game counter tally = 0 min 0
+}
+rule 1 "Setup <img src=x onerror=alert(1)>" {
+  text """Text with <script>alert("text")</script> and *stars* and [a link](http://example.com) and `code`
+  and a {#fake} attribute. See step 1.1."""
+  note "A note with <b>bold</b> & an ampersand."
+  erratum main "1.0" replaces "*stars*" with "<u>underline</u>"
+}
+rule 1.1 "Step </h2><script>alert(2)</script>" {
+  text "Do it. # not a heading </title><script>alert(5)</script>"
+  increase tally by 1
+}
+flow {
+  run 1
+}
+'''
+
+EVIL_SCENARIO = '''scenario "Scenario <script>alert(3)</script>" {
+  question "Is <b>this</b> escaped? See 1.1."
+  answer "Yes <script>alert(4)</script> (1.1)."
+  cite 1.1
+  players ann, bob
+  run 1.1
+  expect tally == 1
+}
+'''
+
+
+# ------------------------------------------------------------------ builds
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The bundled games (copied) plus a synthetic game of ~300 rules, built once."""
+    root = tmp_path_factory.mktemp("site")
+    shutil.copytree(rules_dir(), root / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(scenarios_dir(), root / "scenarios", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    text, leaves = synthetic.game_source(rules=300)
+    (root / "rules" / "synth.ludex").write_text(text, encoding="utf-8")
+    (root / "scenarios" / "synth").mkdir()
+    (root / "scenarios" / "synth" / "basic.scenario").write_text(synthetic.scenario_source(leaves, 6), encoding="utf-8")
+    (root / "scenarios" / "synth" / "wrong.scenario").write_text(FAILING, encoding="utf-8")
+    report = build(root / "out", rules=root / "rules", scenarios=root / "scenarios", strict=False)
+    return report
+
+
+@pytest.fixture(scope="session")
+def evil(tmp_path_factory):
+    root = tmp_path_factory.mktemp("evil")
+    (root / "rules").mkdir()
+    (root / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
+    (root / "scenarios" / "evil").mkdir(parents=True)
+    (root / "scenarios" / "evil" / "x.scenario").write_text(EVIL_SCENARIO, encoding="utf-8")
+    return build(root / "out", rules=root / "rules")
+
+
+def games(report) -> dict:
+    return {g.key: g for g in report.generated.games}
+
+
+def read(report, page: str) -> str:
+    return (report.site_dir / page_url(page) / "index.html").read_text(encoding="utf-8")
+
+
+class Ids(HTMLParser):
+    """Every id, every heading id in order, and every link of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.headings, self.links = set(), [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+            if re.fullmatch(r"h[1-6]", tag):
+                self.headings.append(a["id"])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+
+
+def parse(text: str) -> Ids:
+    p = Ids()
+    p.feed(text)
+    return p
+
+
+# ------------------------------------------------------------------ pages
+
+
+def test_home_lists_every_game_with_source_version_and_progress(site):
+    home = read(site, "index.md")
+    for key, game in games(site).items():
+        assert html.escape(game.title, quote=False) in home or html.escape(game.title) in home
+        if game.game and game.game.header:
+            for source in game.game.header.sources:
+                assert html.escape(source.title) in home
+                assert f"version: {html.escape(source.version)}" in home
+            assert f"<strong>{len(game.transcribed)}</strong> rules from the source" in home
+    assert "% by passing scenarios" in home
+
+
+def test_every_rule_is_a_heading_with_its_id_in_the_sources_order_on_few_pages(site):
+    for key, game in games(site).items():
+        if game.game is None:
+            continue
+        order = []
+        for page in game.pages:
+            ids = parse(read(site, page.page)).headings
+            order += [i[1:] for i in ids if i.startswith("r") and i[1:] in game.game.rules]
+        assert order == list(game.game.rules), key
+        # a page per phase or section, not per rule
+        assert len(game.pages) <= len(game.children.get(None, [])), key
+        if len(game.game.rules) > 3:
+            assert len(game.pages) < len(game.game.rules), key
+    synth = games(site)["synth"]
+    assert len(synth.pages) == len(synth.children[None])                # one page per section
+    page = read(site, synth.page_of["3.20"])
+    assert 'id="r3.20"' in page and 'id="r3.2"' in page
+    assert re.search(r'<h\d[^>]*id="r500\.1c"', read(site, games(site)["huntik"].page_of["500.1c"]))
+
+
+def test_rule_shows_text_errata_highlighted_transcription_and_rulings(site):
+    agot = games(site)["agot"]
+    page = read(site, agot.page_of["1.3"])
+    assert "Frequently Asked Questions, version 1.0" in page          # the erratum and its document version
+    assert 'class="ludex-erratum-old"' in page
+    assert '<span class="kd">rule</span>' in page                      # highlighted by the Ludex lexer
+    assert re.search(r'href="[^"]*#r1\.2"[^>]*>1\.2</a>', page)        # "during step 1.2" is a link
+    huntik = games(site)["huntik"]
+    page = read(site, huntik.page_of["501.1"])
+    section = page[page.index('id="r501.1"'):]
+    assert "The defending player wins at the end of round seven" in section
+    assert "ludex-status-passed" in section
+    assert "ludex-code-ref" in page                                      # rule ids in code are links
+
+
+def test_reference_to_a_rule_outside_the_source_says_so(site):
+    huntik = games(site)["huntik"]
+    page = read(site, huntik.page_of["500.2"])
+    m = re.search(r'<a class="ludex-ref ludex-ref-outside" href="([^"]*#r600)"[^>]*>600</a>'
+                  r' <span class="ludex-outside-tag">outside the source</span>', page)
+    assert m, "see section 600 is a link that says it is outside the source"
+
+
+def test_scenario_page_question_answer_source_status_and_linked_trace(site):
+    huntik = games(site)["huntik"]
+    sf = huntik.files[0]
+    page = read(site, sf.page)
+    run = sf.runs[0]
+    assert html.escape(run.scenario.question, quote=True) in page
+    assert "Answer." in page and "ludex-status-passed" in page
+    assert 'class="language-ludex-scenario highlight"' in page
+    trace = page[page.index("ludex-trace-table"):]
+    assert re.search(r'<a class="ludex-ref" href="[^"]*#r501\.1"[^>]*>\[501\.1\]</a>', trace)
+    synth = games(site)["synth"]
+    wrong = next(f for f in synth.files if f.name == "wrong.scenario")
+    page = read(site, wrong.page)
+    assert "ludex-status-failed" in page and "expectation not met" in page
+
+
+def test_coverage_page_highlights_unexercised_rules(site):
+    for key, game in games(site).items():
+        if game.game is None:
+            continue
+        page = read(site, game.coverage_page)
+        unexercised = [r for r in game.transcribed if r not in game.exercised()]
+        assert page.count('class="ludex-row-unexercised"') == len(unexercised), key
+        assert page.count('<th class="ludex-col">') == len(game.runs)
+
+
+def test_search_index_is_small_and_keeps_rule_numbers_whole(site):
+    index = site.site_dir / "search" / "search_index.json"
+    assert index.stat().st_size < INDEX_LIMIT
+    data = json.loads(index.read_text(encoding="utf-8"))
+    separator = re.compile(data["config"]["separator"])
+    words = [w for w in separator.split("Return to step 3.2. See 500.1c, then (501.1) and “duplicate”") if w]
+    assert {"3.2", "500.1c", "501.1", "duplicate"} <= set(words)
+    docs = data["docs"]
+    rule = [d for d in docs if d["location"].endswith("#r3.2")]
+    assert rule and all(d["title"].startswith("3.2 ") for d in rule)
+    assert any(d["location"].endswith("#r500.1c") and d["title"].startswith("500.1c") for d in docs)
+    for word in ("duplicate", "initiative"):
+        rules = [d for d in docs if "/rules/" in d["location"] and word in d["text"].lower()]
+        rulings = [d for d in docs if "/scenarios/" in d["location"] and word in d["text"].lower()]
+        assert rules and rulings, word
+
+
+def test_every_internal_link_and_anchor_resolves(site):
+    pages = {}
+    for path in site.site_dir.rglob("*.html"):
+        pages[path] = parse(path.read_text(encoding="utf-8"))
+    broken = []
+    for path, p in pages.items():
+        for link in p.links:
+            parts = urlsplit(link)
+            if parts.scheme or parts.netloc or link.startswith("mailto:"):
+                continue
+            if parts.path.startswith("/"):          # 404.html links from the site's root
+                target = (site.site_dir / unquote(parts.path).lstrip("/")).resolve()
+            else:
+                target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append(f"{path.relative_to(site.site_dir)}: {link}")
+                continue
+            if parts.fragment and target in pages and unquote(parts.fragment) not in pages[target].ids:
+                if parts.fragment != "__skip":
+                    broken.append(f"{path.relative_to(site.site_dir)}: {link} (no such anchor)")
+    assert not broken, "\n".join(broken[:20])
+
+
+def test_language_guide_shows_every_construct_with_an_example_from_the_bundled_games(site):
+    from interpreter.site.guide import RULE_CONSTRUCTS
+    page = read(site, "guide/language.md")
+    assert 'class="language-ludex highlight"' in page      # the guide's own code blocks, via the entry point
+    examples = page[page.index('id="examples"'):]
+    for _, name, _ in RULE_CONSTRUCTS:
+        assert f"<strong>{html.escape(name)}</strong>" in examples, name
+    shown = examples.count('<div class="ludex-example">')
+    assert shown == len(RULE_CONSTRUCTS)
+    assert examples.count("no bundled game uses it yet") < len(RULE_CONSTRUCTS) // 3
+    scen = read(site, "guide/scenarios.md")
+    assert 'class="language-ludex-scenario highlight"' in scen and 'id="examples"' in scen
+
+
+def test_lexers_are_registered_and_never_fail_on_the_bundled_sources():
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.token import Error
+    from interpreter.site.lexer import LudexLexer, ScenarioLexer
+    assert isinstance(get_lexer_by_name("ludex"), LudexLexer)
+    assert isinstance(get_lexer_by_name("ludex-scenario"), ScenarioLexer)
+    assert isinstance(get_lexer_for_filename("agot.ludex"), LudexLexer)
+    assert isinstance(get_lexer_for_filename("rounds.scenario"), ScenarioLexer)
+    files = [(p, LudexLexer()) for p in rules_dir().glob("*.ludex")]
+    files += [(p, ScenarioLexer()) for p in scenarios_dir().rglob("*.scenario")]
+    for path, lexer in files:
+        text = path.read_text(encoding="utf-8")
+        tokens = list(lexer.get_tokens(text))
+        assert not [v for t, v in tokens if t in Error], path
+        assert "".join(v for _, v in tokens).rstrip("\n") == text.rstrip("\n")
+    labels = [v for t, v in LudexLexer().get_tokens('rule 3.2 "x" { return to 3.2  run setup }') if str(t) == "Token.Name.Label"]
+    assert labels == ["3.2", "3.2", "setup"]
+
+
+def test_text_from_rules_and_scenarios_is_escaped(evil):
+    raw = re.compile(r"<script>alert|<img src=x|<b>bold|<u>underline|<b>Reference|<i>beta|</title><script>")
+    found = []
+    for path in evil.site_dir.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.name}: {text[max(0, m.start() - 60): m.end()]}" for m in raw.finditer(text)]
+    assert not found, "\n".join(found)
+    page = read(evil, games(evil)["evil"].page_of["1"])
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "&lt;script&gt;alert(&quot;text&quot;)&lt;/script&gt;" in page
+    assert "*stars*" in page and "[a link](http://example.com)" in page
+
+
+def test_a_game_that_does_not_check_is_shown_with_its_errors(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
+    (tmp_path / "rules" / "broken.ludex").write_text('game broken "Broken" {\n  players 2 to 2\n}\n'
+                                                     'rule 1 "x" {\n  increase nothing by\n}\n', encoding="utf-8")
+    report = build(tmp_path / "out", rules=tmp_path / "rules")
+    home = read(report, "index.md")
+    assert "does not check" in home and ">broken</a>" in home and "Evil" in home
+    page = read(report, "broken/index.md")
+    assert "The rules do not check" in page and "broken.ludex:6" in page
+
+
+def test_cli_builds_the_site(tmp_path, capsys):
+    from interpreter.cli import main
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
+    assert main(["site", "build", "--rules", str(tmp_path / "rules"), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "search index" in out and (tmp_path / "out" / "build" / "index.html").is_file()
+    assert (tmp_path / "out" / "docs" / "evil" / "coverage.md").is_file()
+
+
+# ------------------------------------------------------------------ in a real browser
+
+
+def _chromium() -> str:
+    """Debian's Chromium; installed here if it is missing and this is root (as CI is)."""
+    if os.path.exists(CHROMIUM):
+        return ""
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "install", "-y", "-q", "chromium"], ["apt-get", "update", "-q"],
+                    ["apt-get", "install", "-y", "-q", "chromium"]):
+            try:
+                subprocess.run(cmd, env=env, capture_output=True, timeout=900, check=False)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                return f"installing Chromium failed: {exc}"
+            if os.path.exists(CHROMIUM):
+                return ""
+        return "apt-get could not install the chromium package"
+    return "Chromium is not installed (apt-get install chromium) and this user cannot install it"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is missing: pip install -e '.[test]'")
+    problem = _chromium()
+    if problem:
+        pytest.skip(f"no headless Chromium: {problem}")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def served(site):
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site.site_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+class Watched:
+    """A page whose console errors, uncaught errors and dialogs (an alert would be script run from a
+    rules file) are recorded."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors = []
+        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        # a request cut short by leaving the page (net::ERR_ABORTED) is not an error of the site
+        page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")
+                else self.errors.append(f"request failed: {r.url} ({r.failure})"))
+
+
+def search(page, query: str):
+    box = page.locator("input[data-md-component=search-query]")
+    button = page.locator("label.md-header__button[for=__search]")
+    if button.is_visible():           # on a phone, the search opens from the header's button
+        button.click()
+        box.wait_for(state="visible")
+        box.focus()
+    else:
+        box.click()
+    box.fill("")
+    box.type(query, delay=20)
+    first = page.locator(".md-search-result__list > li").first
+    first.wait_for(state="visible", timeout=15000)
+    page.wait_for_timeout(400)        # the worker's results arrive; the jump must stay on top
+    return page.locator(".md-search-result__list > li")
+
+
+def heading_in_view(page, rid: str) -> bool:
+    return page.evaluate("""id => { const el = document.getElementById(id);
+        if (!el) return false; const r = el.getBoundingClientRect();
+        return r.top >= -1 && r.top < window.innerHeight; }""", f"r{rid}")
+
+
+@pytest.mark.browser
+def test_a_judge_searches_and_follows_links_in_chromium(site, served, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    w = Watched(context.new_page())
+    page = w.page
+    page.goto(served)
+    assert "Ludex rules" in page.title()
+    for game in games(site).values():
+        assert page.get_by_role("link", name=game.title).first.is_visible()
+
+    # 500.1c: the first result is that sub-rule; following it shows the rule
+    results = search(page, "500.1c")
+    first = results.first.locator("a").first
+    assert first.get_attribute("href").endswith("#r500.1c")
+    first.click()
+    page.wait_for_url(re.compile(r"#r500\.1c$"))
+    page.wait_for_timeout(300)
+    assert heading_in_view(page, "500.1c")
+    assert "500.1c" in page.locator('[id="r500.1c"]').inner_text()
+
+    # 3.2: rule 3.2 first, not 3.20; Enter goes there
+    results = search(page, "3.2")
+    hrefs = [results.nth(i).locator("a").first.get_attribute("href") for i in range(min(results.count(), 5))]
+    assert hrefs[0].endswith("#r3.2")
+    assert not any(h.endswith("#r3.20") for h in hrefs[:2]), hrefs
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"#r3\.2$"))
+    page.wait_for_timeout(300)
+    assert heading_in_view(page, "3.2")
+
+    # in the synthetic game, whose 3.20 sits beside 3.2, the current game's 3.2 comes first
+    synth = games(site)["synth"]
+    page.goto(urljoin(served, page_url(synth.page_of["3.20"])))
+    results = search(page, "3.2")
+    assert results.first.locator("a").first.get_attribute("href").endswith(page_url(synth.page_of["3.2"]) + "#r3.2")
+    page.keyboard.press("Escape")
+
+    # words find the rules and the rulings that use them
+    for word in ("duplicate", "initiative"):
+        results = search(page, word)
+        links = [results.nth(i).locator("a").first.get_attribute("href") for i in range(results.count())]
+        assert any("/rules/" in h for h in links) and any("/scenarios/" in h for h in links), (word, links)
+        page.keyboard.press("Escape")
+
+    # from a scenario, a rule link leads to the rule
+    huntik = games(site)["huntik"]
+    page.goto(urljoin(served, page_url(huntik.files[0].page)))
+    link = page.locator(".ludex-scenario-body .ludex-refs a.ludex-ref").first
+    target = link.get_attribute("href")
+    rid = target.split("#r", 1)[1]
+    link.click()
+    page.wait_for_url(re.compile(re.escape("#r" + rid) + "$"))
+    page.wait_for_timeout(300)
+    assert heading_in_view(page, rid)
+    # and from the trace, too
+    page.go_back()
+    trace_link = page.locator(".ludex-trace-table a.ludex-ref").first
+    rid = trace_link.get_attribute("href").split("#r", 1)[1]
+    trace_link.click()
+    page.wait_for_url(re.compile(re.escape("#r" + rid) + "$"))
+    assert page.locator(f'[id="r{rid}"]').count() == 1
+    assert not w.errors, w.errors
+    context.close()
+
+
+@pytest.mark.browser
+def test_on_a_phone(site, served, browser, tmp_path):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    w = Watched(context.new_page())
+    page = w.page
+    huntik = games(site)["huntik"]
+    page.goto(urljoin(served, page_url(huntik.page_of["500.1c"])) + "#r500.1c")
+    page.wait_for_timeout(500)
+    assert heading_in_view(page, "500.1c")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 392, f"the page scrolls sideways on a phone ({width}px)"
+    shot = tmp_path / "phone-rule.png"
+    page.screenshot(path=str(shot))
+    results = search(page, "500.1c")
+    assert results.first.locator("a").first.get_attribute("href").endswith("#r500.1c")
+    page.screenshot(path=str(tmp_path / "phone-search.png"))
+    keep = os.environ.get("LUDEX_SITE_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        for name in ("phone-rule.png", "phone-search.png"):
+            shutil.copy(tmp_path / name, Path(keep) / name)
+    assert shot.stat().st_size > 10_000
+    assert not w.errors, w.errors
+    context.close()
+
+
+@pytest.mark.browser
+def test_script_in_a_rules_file_never_runs_in_the_browser(evil, browser):
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(evil.site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        context = browser.new_context()
+        w = Watched(context.new_page())
+        game = games(evil)["evil"]
+        for page_md in ["index.md", game.index_page, game.page_of["1"], game.files[0].page, game.coverage_page]:
+            w.page.goto(urljoin(base, page_url(page_md)))
+            w.page.wait_for_timeout(200)
+        w.page.goto(urljoin(base, page_url(game.page_of["1"])))
+        assert "Setup <img src=x onerror=alert(1)>" in w.page.locator('[id="r1"]').inner_text()
+        assert not w.errors, w.errors
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
