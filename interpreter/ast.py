@@ -534,6 +534,7 @@ class FieldDecl:
     name: str = ""
     type: str = "number"
     default: Optional[Expr] = None
+    hidden: bool = False          # known to the card's owner alone: the trace and displays keep it secret
 
 
 @node

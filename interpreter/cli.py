@@ -224,7 +224,9 @@ def show_boards(game, out) -> None:
             if zone.hidden:
                 continue
             for card in zone.cards:
-                for value in card.attrs.values():
+                for attr, value in card.attrs.items():
+                    if (card.type, attr) in game.hidden_attributes:
+                        continue
                     if isinstance(value, str) and value in spaces:
                         pieces[value] = card.title.replace(" ", "")[:3]
         print(f"\n{name}:\n{board.picture(pieces)}", file=out)

@@ -337,6 +337,7 @@ class Compiler:
         def set_(f):
             table, n, who = locate(f)
             old = table.get(n)
+            secret = bool(game.hidden_attributes) and _is_hidden(game, table, n)
             if value:
                 new = value(f)
             else:      # clear: a flag becomes false, a counter 0, a role or attribute none
@@ -345,7 +346,10 @@ class Compiler:
             self._bounded(f, n, new, what, s.span)
             table[n] = new
             if old is not new:
-                game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}")
+                if secret:
+                    game.record(f.rule, "set", f"{what} changes (hidden)", hidden=True)
+                else:
+                    game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}")
         return set_
 
     def s_Change(self, s):
@@ -854,6 +858,14 @@ def _forced_order(cards, titles):
                 remaining.remove(card)
                 break
     return ordered + remaining
+
+
+def _is_hidden(game, table, name) -> bool:
+    """Whether ``table`` is the attributes of a card whose type declares ``name`` hidden."""
+    for card in game.state.cards:
+        if card.attrs is table:
+            return (card.type, name) in game.hidden_attributes
+    return False
 
 
 def _what(who: str, name: str) -> str:

@@ -212,6 +212,8 @@ class Game:
         self.checks = [(c, self.compiler.expr(c.condition), self.compiler.block(c.body),
                         self.compiler.expr(c.iterable) if c.iterable else None) for c in g.checks]
         self.actions = {name: CompiledAction(self.compiler, a) for name, a in g.actions.items()}
+        #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
+        self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
         self.values = {name: (v, self.compiler.expr(v.body)) for name, v in g.values.items()}
         self.rule_bodies = {rid: self.compiler.block(r.body) for rid, r in g.rules.items() if r.body}
         self.children = {rid: [] for rid in g.rules}

@@ -293,7 +293,8 @@ class Printer:
         return self.braces(pad, [(head, t.fields)], t)
 
     def field_decl(self, f: A.FieldDecl) -> str:
-        return f"{f.name}: {f.type}" + (f" = {self.x(f.default)}" if f.default is not None else "")
+        return f"{f.name}: {f.type}" + (f" = {self.x(f.default)}" if f.default is not None else "") + \
+            (" hidden" if f.hidden else "")
 
     def p_FieldDecl(self, f: A.FieldDecl, pad: str) -> list:
         return fit(pad, self.field_decl(f))

@@ -638,7 +638,7 @@ class Builder:
         return A.CardType(span, str(ch[0]), tuple(ch[1:]))
 
     def t_field_decl(self, span, ch):
-        return A.FieldDecl(span, str(ch[0]), ch[1], ch[2])
+        return A.FieldDecl(span, str(ch[0]), ch[1], ch[2], ch[3] is not None)
 
     def t_card(self, span, ch):
         title, type_, copies, *items = ch
