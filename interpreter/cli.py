@@ -232,6 +232,16 @@ def show_boards(game, out) -> None:
         print(f"\n{name}:\n{board.picture(pieces)}", file=out)
 
 
+def table_problem(gamedef, players, format) -> str:
+    """What is wrong with a player count or a format asked for on the command line ("" if nothing)."""
+    header = gamedef.header
+    if players and header and not header.min_players <= players <= header.max_players:
+        return f"{gamedef.key} is for {header.min_players} to {header.max_players} players"
+    if format and header and format not in header.formats:
+        return f"{gamedef.key} has formats {', '.join(header.formats)}"
+    return ""
+
+
 def cmd_run(args) -> int:
     from .agents import InteractiveAgent, RandomAgent
     from .engine import Game
@@ -239,12 +249,9 @@ def cmd_run(args) -> int:
     gamedef = load_one(args.game)
     header = gamedef.header
     count = args.players or (header.min_players if header else 2)
-    if header and not header.min_players <= count <= header.max_players:
-        print(f"ludex: error: {gamedef.key} is for {header.min_players} to {header.max_players} players",
-              file=sys.stderr)
-        return EXIT_USAGE
-    if args.format and header and args.format not in header.formats:
-        print(f"ludex: error: {gamedef.key} has formats {', '.join(header.formats)}", file=sys.stderr)
+    problem = table_problem(gamedef, count, args.format)
+    if problem:
+        print(f"ludex: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     names = [f"p{i + 1}" for i in range(count)]
     random_agent = RandomAgent(args.seed)
@@ -306,12 +313,9 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         print("ludex: error: --games must be at least 1", file=sys.stderr)
         return EXIT_USAGE
-    if args.players and header and not header.min_players <= args.players <= header.max_players:
-        print(f"ludex: error: {gamedef.key} is for {header.min_players} to {header.max_players} players",
-              file=sys.stderr)
-        return EXIT_USAGE
-    if args.format and header and args.format not in header.formats:
-        print(f"ludex: error: {gamedef.key} has formats {', '.join(header.formats)}", file=sys.stderr)
+    problem = table_problem(gamedef, args.players, args.format)
+    if problem:
+        print(f"ludex: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     load_for_simulation(args.game)
     summary = simulate(args.game, args.games, seed=args.seed, jobs=args.jobs, players=args.players,

@@ -506,8 +506,8 @@ class CompiledAction:
             combos = [c + (x,) for c in combos for x in pool]
         return combos
 
-    def allows(self, player, args) -> bool:
-        """Whether every requirement holds: ``refusal`` without building the refusal."""
+    def _failing(self, player, args):
+        """The first requirement that does not hold for this play, or None."""
         vars = {self.node.actor: player}
         for name, arg in zip(self.param_names, args):
             vars[name] = arg
@@ -517,21 +517,18 @@ class CompiledAction:
                 vars[stmt.var] = fn(frame)
             elif not fn(frame):
                 self.game.exercised.add(stmt.cite)
-                return False
-        return True
+                return stmt
+        return None
+
+    def allows(self, player, args) -> bool:
+        """Whether every requirement holds (``refusal`` without building the refusal)."""
+        return self._failing(player, args) is None
 
     def refusal(self, player, args) -> Optional[Violation]:
-        vars = {self.node.actor: player}
-        for name, arg in zip(self.param_names, args):
-            vars[name] = arg
-        frame = Frame(vars, self.rule)
-        for is_let, stmt, fn in self.checks:
-            if is_let:
-                vars[stmt.var] = fn(frame)
-            elif not fn(frame):
-                self.game.exercised.add(stmt.cite)
-                return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
-        return None
+        stmt = self._failing(player, args)
+        if stmt is None:
+            return None
+        return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
 
     def perform(self, player, args):
         frame = self.frame(player, args)
