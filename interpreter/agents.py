@@ -13,7 +13,7 @@ import sys
 from collections import deque
 
 from .diagnostics import Diagnostic, LudexError
-from .engine import Decision, Play
+from .engine import Decision
 
 
 class RandomAgent:

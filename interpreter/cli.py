@@ -309,7 +309,6 @@ def cmd_check_log(args) -> int:
 def cmd_simulate(args) -> int:
     from .compliance import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
     gamedef = load_one(args.game)
-    header = gamedef.header
     if args.games < 1:
         print("ludex: error: --games must be at least 1", file=sys.stderr)
         return EXIT_USAGE

@@ -483,7 +483,6 @@ class Compiler:
 
     def s_Milestone(self, s):
         game = self.game
-        label = f"{s.kind} {s.name}".strip() if s.kind == "phase" else s.kind
         text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
             f"the {s.kind} {'begins' if s.edge == 'begin' else 'ends'}"
         return lambda f: game.emit(s.edge, s.kind, s.name, (), f.rule, text)
@@ -520,7 +519,7 @@ class Compiler:
         return for_each
 
     def s_Repeat(self, s):
-        body, until, game = self.block(s.body), self.expr(s.until) if s.until else None, self.game
+        body, until = self.block(s.body), self.expr(s.until) if s.until else None
 
         def repeat(f):
             while True:

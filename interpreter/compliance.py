@@ -33,14 +33,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from lark.exceptions import UnexpectedInput
-
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, render
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
 from .model import GameDef
 from .state import Card, Player, Zone
-from .syntax import SOURCES, ScenarioBuilder, _check_nesting, _syntax_diagnostic, parser
+from .scenarios import resolve_card, source_text
+from .syntax import ScenarioBuilder, parse_with
 
 #: How many rounds a simulated game may last before it is reported as not ending. A round is one
 #: pass of the flow's outer ``repeat`` (counted when the first rule it runs begins). No bundled game
@@ -118,13 +117,7 @@ class LogBuilder(ScenarioBuilder):
 
 def parse_log(text: str, path: str = "<log>") -> LogFile:
     """Parse a log; raise ``SourceError`` with positioned diagnostics if it is malformed."""
-    SOURCES.add(path, text)
-    _check_nesting(text, path)
-    try:
-        tree = parser("log").parse(text)
-    except UnexpectedInput as exc:
-        raise SourceError([_syntax_diagnostic(exc, text, path, "log")]) from None
-    return LogBuilder(path).build(tree)
+    return parse_with("log", LogBuilder, text, path)
 
 
 def load_log(gamedef: GameDef, path: Path) -> LogFile:
@@ -676,7 +669,7 @@ class LogChecker:
         if not candidates:
             # named outside the play's choices: the card of that title wherever it is (the player's
             # own first), so that the rules refuse the play for what it is
-            candidates = [tuple(_card_named(game, player, a) for a in args)]
+            candidates = [tuple(resolve_card(game, player, a) for a in args)]
         for candidate in candidates:
             try:
                 refusal = action.refusal(player, candidate)
@@ -696,7 +689,7 @@ class LogChecker:
                 pool = domain(frame)
                 pool = list(pool.cards) if isinstance(pool, Zone) else list(pool)
             if not any(_matches(x, arg) for x in pool):
-                where = _expression_text(param.domain) if param.domain is not None else str(param.type)
+                where = source_text(param.domain, "its choices") if param.domain is not None else str(param.type)
                 self.find("V005", f"{player} cannot play {described}: {_words(arg)} is not one of the choices for "
                           f"its {param.name} ({where})", step.span, action.rule, options,
                           (Related(param.span, f"{name}'s {param.name} is chosen from here"),) + related)
@@ -787,24 +780,6 @@ class LogChecker:
 
 
 _REFUSED = object()
-
-
-def _card_named(game: Game, player, value):
-    """A title named outside a play's choices: the card of that title wherever it is, the player's own
-    first (as the scenario runner does)."""
-    if not isinstance(value, str):
-        return value
-    titled = [c for c in game.state.cards if c.title == value]
-    own = [c for c in titled if c.owner is player]
-    return (own or titled or [value])[0]
-
-
-def _expression_text(expr) -> str:
-    span = expr.span
-    line = SOURCES.line(span.path, span.line)
-    if line is not None and span.end_line == span.line:
-        return line[span.column - 1: span.end_column - 1]
-    return "its choices"
 
 
 def check_log(gamedef: GameDef, log: LogFile, all_violations: bool = False) -> LogReport:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from . import ast as A
-from .builtins import BUILTINS, CONSTANTS
 from .diagnostics import Diagnostic, RuntimeRuleError
 from .model import GameDef
 from .state import Card, Player, State, Zone
@@ -342,7 +341,7 @@ class Game:
             except Goto as goto:
                 if goto.target not in ids:
                     raise
-                self.record(ids[i], "goto", f"{'go' if True else ''} to step {goto.target}")
+                self.record(ids[i], "goto", f"go to step {goto.target}")
                 i = ids.index(goto.target)
                 self.tick(goto.target)
 

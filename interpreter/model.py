@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 from pathlib import Path
 from typing import Optional
 

@@ -8,15 +8,14 @@ script does not answer, or a scripted answer the rules never ask for, is an erro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, Related, SourceError, render, render_all
+from .diagnostics import Diagnostic, LudexError, SourceError, render, render_all
 from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
 from .model import GameDef
-from .state import Card, Player
+from .state import Card
 from .syntax import parse_scenarios
 
 
@@ -208,7 +207,7 @@ class Runner:
                 if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
                     return Play(name, decision.player, candidate)
             return Play(name, decision.player,
-                        tuple(_resolve_card(self.game, decision.player, a) for a in args))
+                        tuple(resolve_card(self.game, decision.player, a) for a in args))
         if kind == "answers":
             if decision.kind != "may":
                 raise self._mismatch(step, decision)
@@ -323,10 +322,10 @@ class Runner:
             if not self.value(expr):
                 if isinstance(expr, A.Binary) and expr.op in ("==", "!=", "<", "<=", ">", ">="):
                     left, right = self.value(expr.left), self.value(expr.right)
-                    self.fail(step, "expectation not met", f"{_source(expr.left)} {expr.op} {_words(right)}",
-                              f"{_source(expr.left)} is {_words(left)}")
+                    self.fail(step, "expectation not met", f"{source_text(expr.left)} {expr.op} {_words(right)}",
+                              f"{source_text(expr.left)} is {_words(left)}")
                 else:
-                    self.fail(step, "expectation not met", _source(expr), "false")
+                    self.fail(step, "expectation not met", source_text(expr), "false")
         elif kind == "expect-winner":
             wanted = self.value(step.args[0])
             wanted = wanted if isinstance(wanted, list) else [wanted]
@@ -368,7 +367,7 @@ class Runner:
                           ", ".join(offered) if offered else "no decision was offered")
 
 
-def _resolve_card(game, player, value):
+def resolve_card(game, player, value):
     """A title named in a play outside the action's domain: the card of that title wherever it is
     (the player's own first), so that the rules refuse the play for what it is."""
     if not isinstance(value, str):
@@ -378,13 +377,14 @@ def _resolve_card(game, player, value):
     return (own or titled or [value])[0]
 
 
-def _source(expr) -> str:
+def source_text(expr, fallback: str = "the expression") -> str:
+    """An expression as its author wrote it (one line), for messages."""
     from .syntax import SOURCES
     span = expr.span
     line = SOURCES.line(span.path, span.line)
     if line is not None and span.end_line == span.line:
         return line[span.column - 1: span.end_column - 1]
-    return "the expression"
+    return fallback
 
 
 def _compress(ids) -> str:
@@ -418,7 +418,6 @@ def run_scenario(gamedef: GameDef, scenario: A.Scenario) -> Result:
 
 def render_failure(result: Result, last: int = 8) -> str:
     """A failed or broken scenario, for a judge: where, what was expected, what happened, the rules."""
-    sc = result.scenario
     lines = []
     if result.status == "error":
         lines.append(render_all(result.diagnostics))

@@ -188,15 +188,21 @@ def _match_mistake(exc: UnexpectedInput, accepts: frozenset, start: str) -> str:
 # ------------------------------------------------------------------ entry points
 
 
-def parse_rules(text: str, path: str = "<string>") -> A.Module:
-    """Parse a rules file; raise ``SourceError`` with positioned diagnostics if it is malformed."""
+def parse_with(start: str, builder, text: str, path: str):
+    """Parse ``text`` with grammar ``start`` (rules, scenario, log) and build it with ``builder``;
+    raise ``SourceError`` with positioned diagnostics if it is malformed."""
     SOURCES.add(path, text)
     _check_nesting(text, path)
     try:
-        tree = parser("rules").parse(text)
+        tree = parser(start).parse(text)
     except UnexpectedInput as exc:
-        raise SourceError([_syntax_diagnostic(exc, text, path, "rules")]) from None
-    return Builder(path).build(tree, A.Module)
+        raise SourceError([_syntax_diagnostic(exc, text, path, start)]) from None
+    return builder(path).build(tree)
+
+
+def parse_rules(text: str, path: str = "<string>") -> A.Module:
+    """Parse a rules file; raise ``SourceError`` with positioned diagnostics if it is malformed."""
+    return parse_with("rules", Builder, text, path)
 
 
 def parse_rules_file(path: Path | str) -> A.Module:
@@ -940,13 +946,7 @@ def _with_rule(node, rule_id: str):
 
 def parse_scenarios(text: str, path: str = "<string>") -> A.ScenarioFile:
     """Parse a scenario file; raise ``SourceError`` with positioned diagnostics if it is malformed."""
-    SOURCES.add(path, text)
-    _check_nesting(text, path)
-    try:
-        tree = parser("scenario").parse(text)
-    except UnexpectedInput as exc:
-        raise SourceError([_syntax_diagnostic(exc, text, path, "scenario")]) from None
-    return ScenarioBuilder(path).build(tree)
+    return parse_with("scenario", ScenarioBuilder, text, path)
 
 
 class ScenarioBuilder(Builder):
