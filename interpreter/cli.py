@@ -108,6 +108,11 @@ def _games_for(args) -> list:
         if missing:
             print(f"ludex: error: no such file or folder: {missing[0]}", file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
+        scenarios = [p for p in args.paths if p.suffix == ".scenario"]
+        if scenarios:
+            print(f"ludex: error: {scenarios[0]} is a scenario file: run it with 'pytest {scenarios[0]}'; "
+                  "'ludex check' with no paths runs every bundled game's scenarios", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
         return [load_paths(key, paths) for key, paths in group_by_game(args.paths).items()]
     return [load_game(key) for key in bundled_games()]
 
@@ -384,10 +389,13 @@ def cmd_site(args) -> int:
 def cmd_fmt(args) -> int:
     from .formatter import format_source
     changed = 0
+    paths = []
     for path in args.paths:
         if not path.exists():
             print(f"ludex: error: no such file: {path}", file=sys.stderr)
             return EXIT_USAGE
+        paths += sorted(path.glob("*.ludex")) if path.is_dir() else [path]
+    for path in paths:
         text = path.read_text(encoding="utf-8")
         pretty = format_source(text, str(path))
         if args.check:
