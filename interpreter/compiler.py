@@ -40,8 +40,11 @@ def words(value) -> str:
 
 
 class Compiler:
-    def __init__(self, game: "Game"):
-        self.game = game
+    """Compiles one game's rules once; the closures it makes serve every game of it played, each
+    reading the game in play from its frame (``f.game``)."""
+
+    def __init__(self, gamedef):
+        self.gamedef = gamedef
         self._abilities: dict = {}
 
     # ================================================================ expressions
@@ -65,15 +68,16 @@ class Compiler:
         return lambda f: f.this
 
     def e_Name(self, x):
-        game, n = self.game, x.name
-        state = game.state
-        gamedef = game.gamedef
+        n = x.name
         constant = CONSTANTS.get(n)
+        deck = self.gamedef.decks.get(n)
 
         def name(f):
             vars = f.vars
             if n in vars:
                 return vars[n]
+            game = f.game
+            state = game.state
             if n in state.fields:
                 value = state.fields[n]
                 return game.apply_modifiers(("field", n), value) if game.modifiers else value
@@ -85,16 +89,17 @@ class Compiler:
                 return constant.fn(game)
             if n in game.boards:
                 return game.boards[n]
-            if n in gamedef.decks:
-                return gamedef.decks[n]
+            if deck is not None:
+                return deck
             raise game.error(f"'{n}' has no value here", f.rule, x.span)
         return name
 
     def e_Attr(self, x):
-        game, n = self.game, x.name
+        n = x.name
         subject = self.expr(x.subject)
 
         def attr(f):
+            game = f.game
             obj = subject(f)
             if type(obj) is Card:
                 attrs = obj.attrs
@@ -132,9 +137,9 @@ class Compiler:
 
     def e_Index(self, x):
         subject, index = self.expr(x.subject), self.expr(x.index)
-        game = self.game
 
         def item(f):
+            game = f.game
             xs = as_list(subject(f))
             i = index(f)
             if not isinstance(i, int) or not 0 <= i < len(xs):
@@ -143,22 +148,21 @@ class Compiler:
         return item
 
     def e_Call(self, x):
-        game = self.game
         args = [self.expr(a) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
             fn = b.fn
             if len(args) == 0:
-                return lambda f: fn(game)
+                return lambda f: fn(f.game)
             if len(args) == 1:
                 a0 = args[0]
-                return lambda f: fn(game, a0(f))
+                return lambda f: fn(f.game, a0(f))
             if len(args) == 2:
                 a0, a1 = args
-                return lambda f: fn(game, a0(f), a1(f))
-            return lambda f: fn(game, *[a(f) for a in args])
+                return lambda f: fn(f.game, a0(f), a1(f))
+            return lambda f: fn(f.game, *[a(f) for a in args])
         name = x.name
-        return lambda f: game.read_value(name, tuple(a(f) for a in args), f)
+        return lambda f: f.game.read_value(name, tuple(a(f) for a in args), f)
 
     def e_ListExpr(self, x):
         items = [self.expr(i) for i in x.items]
@@ -194,9 +198,9 @@ class Compiler:
             fn = _COMPARE[op]
             return lambda f: fn(left(f), right(f))
         fn = _ARITH[op]
-        game = self.game
 
         def arith(f):
+            game = f.game
             a, b = left(f), right(f)
             if op in ("/", "%") and b == 0:
                 raise game.error("division by zero", f.rule, x.span)
@@ -265,10 +269,10 @@ class Compiler:
 
     # ================================================================ statements
     def block(self, body):
-        game = self.game
         steps = [(s, self.stmt(s)) for s in body]
 
         def run(f):
+            game = f.game
             for node, step in steps:
                 game.current_span = node.span
                 game.steps += 1
@@ -292,11 +296,11 @@ class Compiler:
     def target(self, x):
         """``locate(frame) -> (table, name, who)``: the dict holding a counter, supply, role, flag or
         attribute, its key, and how the trace names it."""
-        game = self.game
         if isinstance(x, A.Name):
             n = x.name
 
             def locate_game(f):
+                game = f.game
                 if n in game.state.fields:
                     return game.state.fields, n, n
                 raise game.error(f"'{n}' is not part of the game state", f.rule, x.span)
@@ -305,6 +309,7 @@ class Compiler:
             subject, n = self.expr(x.subject), x.name
 
             def locate(f):
+                game = f.game
                 obj = subject(f)
                 if type(obj) is Player:
                     return obj.fields, n, obj.name
@@ -315,12 +320,12 @@ class Compiler:
         raise AssertionError("the checker admits only names and attributes as targets")
 
     def _bounded(self, f, bound_name, value, what, span):
-        low, high = self.game.state.bounds.get(bound_name, (None, None))
+        low, high = f.game.state.bounds.get(bound_name, (None, None))
         if isinstance(value, int) and not isinstance(value, bool):
             if low is not None and value < low:
-                raise self.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
+                raise f.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
             if high is not None and value > high:
-                raise self.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
+                raise f.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
 
     def s_Let(self, s):
         value, var = self.expr(s.value), s.var
@@ -332,9 +337,9 @@ class Compiler:
     def s_Set(self, s):
         locate = self.target(s.target)
         value = self.expr(s.value) if s.value is not None else None
-        game = self.game
 
         def set_(f):
+            game = f.game
             table, n, who = locate(f)
             old = table.get(n)
             secret = bool(game.hidden_attributes) and _is_hidden(game, table, n)
@@ -355,9 +360,9 @@ class Compiler:
     def s_Change(self, s):
         locate = self.target(s.target)
         amount, sign = self.expr(s.amount), s.sign
-        game = self.game
 
         def change(f):
+            game = f.game
             table, n, who = locate(f)
             old = table.get(n) or 0
             new = old + sign * amount(f)
@@ -369,9 +374,9 @@ class Compiler:
     def s_Transfer(self, s):
         amount = self.expr(s.amount)
         source, destination = self.target(s.source), self.target(s.destination)
-        game = self.game
 
         def transfer(f):
+            game = f.game
             n = amount(f)
             src, src_name, src_who = source(f)
             dst, dst_name, dst_who = destination(f)
@@ -391,9 +396,9 @@ class Compiler:
 
     def s_Move(self, s):
         cards, dest, place = self.expr(s.cards), self.expr(s.destination), s.place
-        game = self.game
 
         def move(f):
+            game = f.game
             zone = dest(f)
             if not isinstance(zone, Zone):
                 raise game.error(f"{words(zone)} is not a zone", f.rule, s.span)
@@ -408,9 +413,9 @@ class Compiler:
 
     def s_Draw(self, s):
         amount, src, dst = self.expr(s.amount), self.expr(s.source), self.expr(s.destination)
-        game = self.game
 
         def draw(f):
+            game = f.game
             n, source, dest = amount(f), src(f), dst(f)
             drawn = 0
             for _ in range(n):
@@ -426,9 +431,9 @@ class Compiler:
 
     def s_Create(self, s):
         cards, dst = self.expr(s.cards), self.expr(s.destination)
-        game = self.game
 
         def create(f):
+            game = f.game
             zone = dst(f)
             value = cards(f)
             titles = []
@@ -443,9 +448,10 @@ class Compiler:
         return create
 
     def s_Shuffle(self, s):
-        zone_of, game = self.expr(s.zone), self.game
+        zone_of = self.expr(s.zone)
 
         def shuffle(f):
+            game = f.game
             zone = zone_of(f)
             forced, was_forced = game._forced(f"order {zone}")
             if was_forced:
@@ -457,9 +463,10 @@ class Compiler:
         return shuffle
 
     def s_Reveal(self, s):
-        cards, game = self.expr(s.cards), self.game
+        cards = self.expr(s.cards)
 
         def reveal(f):
+            game = f.game
             for card in as_list(cards(f)):
                 card.face_up = True
                 game.emit("named", "", "revealed", (card,), f.rule, f"{card.owner}'s {card.title} is revealed"
@@ -467,9 +474,10 @@ class Compiler:
         return reveal
 
     def s_Conceal(self, s):
-        cards, game = self.expr(s.cards), self.game
+        cards = self.expr(s.cards)
 
         def conceal(f):
+            game = f.game
             for card in as_list(cards(f)):
                 if card.face_up:
                     card.face_up = False
@@ -477,15 +485,14 @@ class Compiler:
         return conceal
 
     def s_Emit(self, s):
-        args, game, name = [self.expr(a) for a in s.args], self.game, s.event
-        return lambda f: game.emit("named", "", name, tuple(a(f) for a in args), f.rule,
+        args, name = [self.expr(a) for a in s.args], s.event
+        return lambda f: f.game.emit("named", "", name, tuple(a(f) for a in args), f.rule,
                                    f"{name}({', '.join(words(a(f)) for a in args)})")
 
     def s_Milestone(self, s):
-        game = self.game
         text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
             f"the {s.kind} {'begins' if s.edge == 'begin' else 'ends'}"
-        return lambda f: game.emit(s.edge, s.kind, s.name, (), f.rule, text)
+        return lambda f: f.game.emit(s.edge, s.kind, s.name, (), f.rule, text)
 
     def s_If(self, s):
         branches = [(self.expr(c), self.block(b)) for c, b in s.branches]
@@ -501,9 +508,10 @@ class Compiler:
         return if_
 
     def s_ForEach(self, s):
-        iterable, body, var, game = self.expr(s.iterable), self.block(s.body), s.var, self.game
+        iterable, body, var = self.expr(s.iterable), self.block(s.body), s.var
 
         def for_each(f):
+            game = f.game
             items = as_list(iterable(f))
             if s.simultaneous:
                 game.simultaneous += 1
@@ -552,19 +560,20 @@ class Compiler:
         return skip
 
     def s_Run(self, s):
-        game, target = self.game, s.target
-        return lambda f: game.run_rule(target, f)
+        target = s.target
+        return lambda f: f.game.run_rule(target, f)
 
     # -- decisions
     def _decide(self, f, chooser, kind, options, prompt, hidden, span):
         from .engine import Decision
         player = chooser(f)
-        return self.game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
+        return f.game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
 
     def s_Choose(self, s):
-        chooser, options, game = self.expr(s.chooser), self.expr(s.options), self.game
+        chooser, options = self.expr(s.chooser), self.expr(s.options)
 
         def choose(f):
+            game = f.game
             opts = as_list(options(f))
             answer = self._decide(f, chooser, "choose", opts, s.prompt or f"choose {s.var}", s.hidden, s.span)
             f.vars[s.var] = answer
@@ -574,9 +583,10 @@ class Compiler:
         return choose
 
     def s_ChooseNumber(self, s):
-        chooser, low, high, game = self.expr(s.chooser), self.expr(s.low), self.expr(s.high), self.game
+        chooser, low, high = self.expr(s.chooser), self.expr(s.low), self.expr(s.high)
 
         def choose_number(f):
+            game = f.game
             opts = list(range(low(f), high(f) + 1))
             answer = self._decide(f, chooser, "number", opts, s.prompt or f"choose {s.var}", False, s.span)
             f.vars[s.var] = answer
@@ -584,9 +594,10 @@ class Compiler:
         return choose_number
 
     def s_Order(self, s):
-        chooser, options, game = self.expr(s.chooser), self.expr(s.options), self.game
+        chooser, options = self.expr(s.chooser), self.expr(s.options)
 
         def order(f):
+            game = f.game
             opts = as_list(options(f))
             answer = opts if len(opts) < 2 else self._decide(f, chooser, "order", opts, s.prompt or "order",
                                                            False, s.span)
@@ -598,9 +609,9 @@ class Compiler:
     def s_May(self, s):
         chooser, body = self.expr(s.chooser), self.block(s.body)
         otherwise = self.block(s.otherwise) if s.otherwise else None
-        game = self.game
 
         def may(f):
+            game = f.game
             answer = self._decide(f, chooser, "may", [True, False], s.prompt, False, s.span)
             game.record(f.rule, "decision", f"{chooser(f)} answers {words(bool(answer))}: {s.prompt}", chooser(f))
             if answer:
@@ -610,9 +621,10 @@ class Compiler:
         return may
 
     def s_Pick(self, s):
-        options, game = self.expr(s.options), self.game
+        options = self.expr(s.options)
 
         def pick(f):
+            game = f.game
             opts = as_list(options(f))
             if not opts:
                 raise game.error("nothing to pick from at random", f.rule, s.span)
@@ -631,9 +643,10 @@ class Compiler:
         return pick
 
     def s_Roll(self, s):
-        count, game = self.expr(s.count), self.game
+        count = self.expr(s.count)
 
         def roll(f):
+            game = f.game
             dice = game.gamedef.dice[s.dice]
             n = count(f)
             faces = []
@@ -648,10 +661,11 @@ class Compiler:
     # -- windows and turns
     def s_Window(self, s):
         from .engine import Decision, Play, Violation
-        starting, game = self.expr(s.starting), self.game
+        starting = self.expr(s.starting)
         names = [a for part in s.menu for a in part.actions]
 
         def window(f):
+            game = f.game
             from .builtins import players_from
             start = starting(f)
             order = players_from(game, start)
@@ -685,9 +699,10 @@ class Compiler:
 
     def s_Turn(self, s):
         from .engine import Decision, Play, Violation
-        player_of, game = self.expr(s.player), self.game
+        player_of = self.expr(s.player)
 
         def turn(f):
+            game = f.game
             player = player_of(f)
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
             for part in s.menu:
@@ -723,9 +738,10 @@ class Compiler:
 
     def s_Perform(self, s):
         from .engine import Play, Violation
-        args, actor, game = [self.expr(a) for a in s.args], self.expr(s.actor), self.game
+        args, actor = [self.expr(a) for a in s.args], self.expr(s.actor)
 
         def perform(f):
+            game = f.game
             play = Play(s.action, actor(f), tuple(a(f) for a in args))
             try:
                 game.attempt(play, f.rule)
@@ -736,11 +752,12 @@ class Compiler:
 
     def s_Initiate(self, s):
         from .engine import Decision
-        cards, game = self.expr(s.cards), self.game
+        cards = self.expr(s.cards)
         ordered_by = self.expr(s.ordered_by) if s.ordered_by is not None else None
         kind = s.ability.lower()
 
         def initiate(f):
+            game = f.game
             found = []
             for card in as_list(cards(f)):
                 definition = game.gamedef.cards.get(card.title)
@@ -760,7 +777,7 @@ class Compiler:
                 body = self._abilities.get(id(ability))
                 if body is None:
                     body = self._abilities[id(ability)] = self.block(ability.body)
-                body(type(f)({}, f.rule, this=card))
+                body(type(f)(game, {}, f.rule, this=card))
         return initiate
 
     def s_Require(self, s):
@@ -768,17 +785,18 @@ class Compiler:
         condition = self.expr(s.condition)
 
         def require(f):
-            self.game.exercised.add(s.cite)
+            f.game.exercised.add(s.cite)
             if not condition(f):
                 raise Violation(s.cite, s.message, None, s.span)
         return require
 
     def s_Modify(self, s):
         from .engine import Modifier
-        value, game, d = self.expr(s.value), self.game, s.duration
+        value, d = self.expr(s.value), s.duration
         key_of = self._modifier_key(s.target)
 
         def modify(f):
+            game = f.game
             key = key_of(f)
             ends = (d.milestone, d.name)
             pending = d.kind == "for_next"
@@ -796,7 +814,7 @@ class Compiler:
             args = [self.expr(a) for a in x.args]
             return lambda f: ("value", x.name, tuple(a(f) for a in args))
         if isinstance(x, A.Name):
-            if x.name in self.game.gamedef.values:
+            if x.name in self.gamedef.values:
                 return lambda f: ("value", x.name, ())
             return lambda f: ("field", x.name)
         subject = self.expr(x.subject)
@@ -809,9 +827,10 @@ class Compiler:
     # -- game end
     def s_Win(self, s):
         from .engine import GameOver
-        players, game = self.expr(s.players), self.game
+        players = self.expr(s.players)
 
         def win(f):
+            game = f.game
             winners = as_list(players(f))
             game.winners = winners
             game.record(f.rule, "win", f"{words(winners) if len(winners) != 1 else winners[0]} "
@@ -820,9 +839,10 @@ class Compiler:
         return win
 
     def s_Eliminate(self, s):
-        players, game = self.expr(s.players), self.game
+        players = self.expr(s.players)
 
         def eliminate(f):
+            game = f.game
             for p in as_list(players(f)):
                 if not p.eliminated:
                     p.eliminated = True
@@ -830,8 +850,7 @@ class Compiler:
         return eliminate
 
     def s_Log(self, s):
-        game = self.game
-        return lambda f: game.record(f.rule, "log", s.message)
+        return lambda f: f.game.record(f.rule, "log", s.message)
 
 
 class _Ability:

@@ -440,7 +440,7 @@ class LogChecker:
         self.game = Game(gamedef, list(log.players), self, seed=log.seed if log.seed is not None else 1,
                          format=log.format)
         self.watch = Watch(self.game, invariants=True)
-        self.frame = Frame({p.name: p for p in self.game.state.players}, "")
+        self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
         self.pending: dict[str, deque] = {}      # forced kind -> deque of (step, detail), as queued
         self.report = LogReport(log.path, gamedef.key,
                                 entries=sum(1 for e in self.entries if e.kind in _DECISION_KINDS))
@@ -664,7 +664,7 @@ class LogChecker:
             return same[n - 1]
         described = f"{name}({', '.join(_words(a) for a in args)})" if args else name
         action = game.actions[name]
-        candidates = [c for c in action.candidates(player)
+        candidates = [c for c in action.candidates(game, player)
                       if len(c) == len(args) and all(_matches(o, w) for o, w in zip(c, args))]
         if not candidates:
             # named outside the play's choices: the card of that title wherever it is (the player's
@@ -672,7 +672,7 @@ class LogChecker:
             candidates = [tuple(resolve_card(game, player, a) for a in args)]
         for candidate in candidates:
             try:
-                refusal = action.refusal(player, candidate)
+                refusal = action.refusal(game, player, candidate)
             except LudexError:
                 refusal = None
             if refusal is not None:
@@ -681,7 +681,7 @@ class LogChecker:
                           if refusal.span else related)
                 return _REFUSED
         # no requirement refuses it: a choice outside the play's domain, or a play the menu does not offer
-        frame = Frame({action.node.actor: player}, action.rule)
+        frame = Frame(game, {action.node.actor: player}, action.rule)
         for (param, domain), arg in zip(action.domains, args):
             if domain is None:
                 pool = list(game.state.players) if param.type == "player" else []

@@ -133,9 +133,10 @@ class Modifier:
 class Frame:
     """The names visible while a procedure runs, the rule it runs for, and ``this`` card."""
 
-    __slots__ = ("vars", "rule", "this")
+    __slots__ = ("game", "vars", "rule", "this")
 
-    def __init__(self, vars: dict, rule: str, this=None):
+    def __init__(self, game: "Game", vars: dict, rule: str, this=None):
+        self.game = game
         self.vars = vars
         self.rule = rule
         self.this = this
@@ -166,23 +167,37 @@ class Game:
         self.simultaneous = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
-        self.checked_at = -1            # the trace length when the state checks last looked
+        self.checked_at = -1            # the state version when the state checks last looked
+        #: bumped by every change to the state (each change is recorded in the trace, and creating or
+        #: moving a card bumps it too): values and cards in play are remembered while it stands still
+        self.version = 0
+        self._remembered_at = -1
+        self._remembered: dict = {}
         self.exercised: set = set()
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
         fmt = format or (gamedef.header.formats[0] if gamedef.header and gamedef.header.formats else "")
         self.state = State([Player(name, i) for i, name in enumerate(players)], fmt)
-        self.compiler = Compiler(self)
+        program = self.program = Program.of(gamedef)
+        self.compiler = program.compiler
+        self.triggers = program.triggers
+        self.checks = program.checks
+        self.actions = program.actions
+        self.hidden_attributes = program.hidden_attributes
+        self.values = program.values
+        self.rule_bodies = program.rule_bodies
+        self.children = program.children
+        self.flow = program.flow
         self._build_state()
 
     # -- set-up
     def _build_state(self):
-        g, s = self.gamedef, self.state
-        env = Frame({}, "setup")
-        for f in g.fields.values():
-            initial = self.compiler.expr(f.initial)(env) if f.initial is not None else None
-            low = self.compiler.expr(f.minimum)(env) if f.minimum is not None else None
-            high = self.compiler.expr(f.maximum)(env) if f.maximum is not None else None
+        s = self.state
+        env = Frame(self, {}, "setup")
+        for f, initial_of, low_of, high_of in self.program.fields:
+            initial = initial_of(env) if initial_of is not None else None
+            low = low_of(env) if low_of is not None else None
+            high = high_of(env) if high_of is not None else None
             if f.kind in ("counter", "supply"):
                 s.bounds[f.name] = (low if f.kind == "counter" else 0, high)
             owners = s.players if f.scope == "player" else [None]
@@ -195,51 +210,20 @@ class Game:
                     (owner.fields if owner else s.fields)[f.name] = initial if initial is not None else default
             if f.kind == "supply" and f.scope == "game":
                 s.supply_capacity[f.name] = initial or 0
-        self.boards = {}
-        if g.boards:
-            from .board import Board
-            built = g.__dict__.setdefault("_built_boards", {})     # a board is parsed once per game
-            for name, b in g.boards.items():
-                if name not in built:
-                    built[name] = Board.parse(b.drawing, b.span)
-                self.boards[name] = built[name]
-        self.triggers: dict[tuple, list] = {}
-        for t in g.triggers:
-            key = (t.event.kind, t.event.milestone, t.event.name)
-            self.triggers.setdefault(key, []).append((t, self.compiler.block(t.body),
-                                                      self.compiler.expr(t.iterable) if t.iterable else None))
-        self.checks = [(c, self.compiler.expr(c.condition), self.compiler.block(c.body),
-                        self.compiler.expr(c.iterable) if c.iterable else None) for c in g.checks]
-        self.actions = {name: CompiledAction(self.compiler, a) for name, a in g.actions.items()}
-        #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
-        self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
-        self.values = {name: (v, self.compiler.expr(v.body)) for name, v in g.values.items()}
-        self.rule_bodies = {rid: self.compiler.block(r.body) for rid, r in g.rules.items() if r.body}
-        self.children = {rid: [] for rid in g.rules}
-        for rid in g.rules:
-            parent = g.parent_of(rid)
-            if parent is not None:
-                self.children[parent].append(rid)
-        self.flow = self.compiler.block(g.flow.body) if g.flow else None
+        self.boards = dict(self.program.boards)
 
     # -- cards
     def create_card(self, title: str, owner, zone: Zone, rule: str) -> Card:
         definition = self.gamedef.cards.get(title)
         if definition is None:
             raise self.error(f"there is no card \"{title}\"", rule)
-        attrs = {}
-        ctype = self.gamedef.card_types.get(definition.type)
-        env = Frame({}, rule)
-        if ctype:
-            for fd in ctype.fields:
-                if fd.default is not None:
-                    attrs[fd.name] = self.compiler.expr(fd.default)(env)
-        for f in definition.fields:
-            attrs[f.name] = self.compiler.expr(f.value)(env)
+        env = Frame(self, {}, rule)
+        attrs = {name: value(env) for name, value in self.program.card_attributes(definition)}
         card = Card(len(self.state.cards), title, definition.type, attrs, owner)
         self.state.cards.append(card)
         card.zone = zone
         zone.cards.append(card)
+        self.version += 1
         return card
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
@@ -250,12 +234,14 @@ class Game:
         else:
             zone.cards.append(card)
         card.zone = zone
+        self.version += 1
 
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data) -> TraceEvent:
         event = TraceEvent(len(self.trace) + 1, rule, kind, text, player.name if isinstance(player, Player)
                            else (player or ""), data)
         self.trace.append(event)
+        self.version += 1
         if rule:
             self.exercised.add(rule)
         for listen in self.listeners:
@@ -296,7 +282,7 @@ class Game:
         try:
             if self.flow is None:
                 raise self.error("the game has no flow", "")
-            self.flow(Frame({}, ""))
+            self.flow(Frame(self, {}, ""))
             self.over = True
             self.winners = self.winners or []
         except GameOver as over:
@@ -318,7 +304,7 @@ class Game:
             body = self.rule_bodies.get(rule_id)
             if body is not None:
                 try:
-                    body(Frame({}, rule_id))
+                    body(Frame(self, {}, rule_id))
                 except SkipStep:
                     self.record(rule_id, "skip", f"step {rule_id} is skipped")
                 if self.check_invariants:
@@ -366,13 +352,13 @@ class Game:
                     for card in self.cards_in_play():
                         if card.title == title:
                             self.exercised.add(rule)
-                            body(Frame({}, rule, this=card))
+                            body(Frame(self, {}, rule, this=card))
                     continue
                 if not args or not isinstance(args[0], Card) or args[0].title != title:
                     continue
-                frame = Frame(dict(zip(params, args)), rule, this=args[0])
+                frame = Frame(self, dict(zip(params, args)), rule, this=args[0])
             else:
-                frame = Frame(dict(zip(params, args)), trigger.rule)
+                frame = Frame(self, dict(zip(params, args)), trigger.rule)
             self.exercised.add(frame.rule)
             if iterable is not None:
                 for item in list(iterable(frame)):
@@ -392,19 +378,30 @@ class Game:
             if milestone == "game":
                 raise GameOver(self.winners or [])
 
+    def remembered(self) -> dict:
+        """What was worked out from the state as it stands now (forgotten when it changes)."""
+        if self._remembered_at != self.version:
+            self._remembered_at = self.version
+            self._remembered = {}
+        return self._remembered
+
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
-        return [c for z in self.state.all_zones() if z.in_play for c in z.cards]
+        memo = self.remembered()
+        cards = memo.get("cards in play")
+        if cards is None:
+            cards = memo["cards in play"] = [c for z in self.state.all_zones() if z.in_play for c in z.cards]
+        return list(cards)
 
     def run_checks(self):
         if self.simultaneous or not self.checks or not self.checks_active:
             return
-        mark = len(self.trace)
+        mark = self.version
         if mark == self.checked_at:
             return                       # nothing has happened since the last look
         self.checked_at = mark
         for check, condition, body, iterable in self.checks:
-            frame = Frame({}, check.rule)
+            frame = Frame(self, {}, check.rule)
             items = list(iterable(frame)) if iterable is not None else [None]
             for item in items:
                 if iterable is not None:
@@ -414,7 +411,7 @@ class Game:
                 if holds and not self.check_memory.get(key):
                     self.check_memory[key] = True
                     self.exercised.add(check.rule)
-                    body(Frame(dict(frame.vars), check.rule))
+                    body(Frame(self, dict(frame.vars), check.rule))
                 elif not holds:
                     self.check_memory[key] = False
 
@@ -422,7 +419,16 @@ class Game:
     def read_value(self, name: str, args: tuple, frame: Frame):
         v, body = self.values[name]
         self.exercised.add(v.rule)
-        value = body(Frame(dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
+        # A value reads the state and its arguments and changes nothing: while the state stands still,
+        # its answer is remembered (deciding which plays are legal reads the same values many times).
+        memo = self.remembered()
+        key = (name, args, frame.this)
+        try:
+            value = memo[key]
+        except KeyError:
+            value = memo[key] = body(Frame(self, dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
+        except TypeError:        # an argument that cannot be remembered by (a list)
+            value = body(Frame(self, dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
         if self.modifiers:
             return self.apply_modifiers(("value", name, args), value)
         return value
@@ -440,8 +446,8 @@ class Game:
             if name == "pass":
                 continue
             action = self.actions[name]
-            for args in action.candidates(player):
-                if action.allows(player, args):
+            for args in action.candidates(self, player):
+                if action.allows(self, player, args):
                     plays.append(Play(name, player, args))
         return plays
 
@@ -453,18 +459,19 @@ class Game:
         action = self.actions.get(play.action)
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
-        refusal = action.refusal(play.player, play.args)
+        refusal = action.refusal(self, play.player, play.args)
         if refusal is not None:
             raise refusal
         self.record(action.rule_of_play(), "play", f"{play.player} plays {play.describe()}", play.player,
                     action=play.action, args=[_words(a) for a in play.args])
-        action.perform(play.player, play.args)
+        action.perform(self, play.player, play.args)
 
 
 class CompiledAction:
+    """A play's parameters, requirements and effect, compiled once for every game of its rules."""
+
     def __init__(self, compiler: "Compiler", action: A.Action):
         self.node = action
-        self.game = compiler.game
         self.domains = [(p, compiler.expr(p.domain) if p.domain is not None else None) for p in action.params]
         leading = []
         rest_start = 0
@@ -484,18 +491,18 @@ class CompiledAction:
     def rule_of_play(self) -> str:
         return self.rule
 
-    def frame(self, player, args) -> Frame:
+    def frame(self, game, player, args) -> Frame:
         vars = {self.node.actor: player}
         for (param, _), arg in zip(self.domains, args):
             vars[param.name] = arg
-        return Frame(vars, self.rule)
+        return Frame(game, vars, self.rule)
 
-    def candidates(self, player):
-        frame = Frame({self.node.actor: player}, self.rule)
+    def candidates(self, game, player):
+        frame = Frame(game, {self.node.actor: player}, self.rule)
         pools = []
         for param, domain in self.domains:
             if domain is None:
-                pool = list(self.game.state.players) if param.type == "player" else []
+                pool = list(game.state.players) if param.type == "player" else []
             else:
                 pool = domain(frame)
                 pool = list(pool.cards) if isinstance(pool, Zone) else list(pool)
@@ -505,39 +512,94 @@ class CompiledAction:
             combos = [c + (x,) for c in combos for x in pool]
         return combos
 
-    def _failing(self, player, args):
+    def _failing(self, game, player, args):
         """The first requirement that does not hold for this play, or None."""
         vars = {self.node.actor: player}
         for name, arg in zip(self.param_names, args):
             vars[name] = arg
-        frame = Frame(vars, self.rule)
+        frame = Frame(game, vars, self.rule)
         for is_let, stmt, fn in self.checks:
             if is_let:
                 vars[stmt.var] = fn(frame)
             elif not fn(frame):
-                self.game.exercised.add(stmt.cite)
+                game.exercised.add(stmt.cite)
                 return stmt
         return None
 
-    def allows(self, player, args) -> bool:
+    def allows(self, game, player, args) -> bool:
         """Whether every requirement holds (``refusal`` without building the refusal)."""
-        return self._failing(player, args) is None
+        return self._failing(game, player, args) is None
 
-    def refusal(self, player, args) -> Optional[Violation]:
-        stmt = self._failing(player, args)
+    def refusal(self, game, player, args) -> Optional[Violation]:
+        stmt = self._failing(game, player, args)
         if stmt is None:
             return None
         return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
 
-    def perform(self, player, args):
-        frame = self.frame(player, args)
+    def perform(self, game, player, args):
+        frame = self.frame(game, player, args)
         for stmt, fn in self.requirements:
             if isinstance(stmt, A.Let):
                 frame.vars[stmt.var] = fn(frame)
             else:
-                self.game.exercised.add(stmt.cite)
-        self.game.exercised.add(self.rule)
+                game.exercised.add(stmt.cite)
+        game.exercised.add(self.rule)
         self.body(frame)
+
+
+class Program:
+    """A game's rules compiled once, shared by every game of them played (a ``Game`` holds only its
+    state): the procedure, plays, triggers, state checks, values and card attributes as closures."""
+
+    def __init__(self, g: GameDef):
+        self.compiler = c = Compiler(g)
+        self.fields = [(f, c.expr(f.initial) if f.initial is not None else None,
+                        c.expr(f.minimum) if f.minimum is not None else None,
+                        c.expr(f.maximum) if f.maximum is not None else None) for f in g.fields.values()]
+        self.boards = {}
+        if g.boards:
+            from .board import Board
+            for name, b in g.boards.items():
+                self.boards[name] = Board.parse(b.drawing, b.span)
+        self.triggers: dict[tuple, list] = {}
+        for t in g.triggers:
+            key = (t.event.kind, t.event.milestone, t.event.name)
+            self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None))
+        self.checks = [(ch, c.expr(ch.condition), c.block(ch.body), c.expr(ch.iterable) if ch.iterable else None)
+                       for ch in g.checks]
+        self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
+        #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
+        self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
+        self.values = {name: (v, c.expr(v.body)) for name, v in g.values.items()}
+        self.rule_bodies = {rid: c.block(r.body) for rid, r in g.rules.items() if r.body}
+        self.children: dict[str, list] = {rid: [] for rid in g.rules}
+        for rid in g.rules:
+            parent = g.parent_of(rid)
+            if parent is not None:
+                self.children[parent].append(rid)
+        self.flow = c.block(g.flow.body) if g.flow else None
+        self._card_attributes: dict[str, list] = {}
+        self._gamedef = g
+
+    @staticmethod
+    def of(g: GameDef) -> "Program":
+        """The game's program, compiled on first use."""
+        program = g.__dict__.get("_program")
+        if program is None:
+            program = g.__dict__["_program"] = Program(g)
+        return program
+
+    def card_attributes(self, definition) -> list:
+        """``(name, value)`` pairs giving a new card of this definition its attributes: its type's
+        defaults, then its own."""
+        found = self._card_attributes.get(definition.title)
+        if found is None:
+            ctype = self._gamedef.card_types.get(definition.type)
+            found = [(fd.name, self.compiler.expr(fd.default)) for fd in (ctype.fields if ctype else ())
+                     if fd.default is not None]
+            found += [(f.name, self.compiler.expr(f.value)) for f in definition.fields]
+            self._card_attributes[definition.title] = found
+        return found
 
 
 def _names_in(expr) -> set:

@@ -171,7 +171,7 @@ class Runner:
         self.script = Script(self)
         self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format,
                          step_budget=SCENARIO_STEP_BUDGET)
-        self.frame = Frame({p.name: p for p in self.game.state.players}, "")
+        self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
         self.refusal: Optional[Violation] = None
         self.current: A.Step = A.Step(scenario.span, "setup")
         self.result = Result(scenario)
@@ -203,7 +203,7 @@ class Runner:
                     return option
             # not among the legal plays: build it so that the engine refuses it with its rule
             action = self.game.actions[name]
-            for candidate in action.candidates(decision.player):
+            for candidate in action.candidates(self.game, decision.player):
                 if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
                     return Play(name, decision.player, candidate)
             return Play(name, decision.player,
@@ -292,7 +292,7 @@ class Runner:
                 ids = siblings[siblings.index(first): siblings.index(last) + 1]
             self._guarded(lambda: game.run_sequence(ids))
         elif kind == "play-game":
-            self._guarded(lambda: game.flow(Frame({}, "")))
+            self._guarded(lambda: game.flow(Frame(game, {}, "")))
         else:
             self.expect(step)
 
