@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
+from .codegen import ExpressionWriter
 from .diagnostics import LudexError
 from .state import Card, Player, Zone
 
@@ -46,11 +47,17 @@ class Compiler:
     def __init__(self, gamedef):
         self.gamedef = gamedef
         self._abilities: dict = {}
+        self.writer = ExpressionWriter(self)
 
     # ================================================================ expressions
     def expr(self, x):
-        method = getattr(self, "e_" + type(x).__name__)
-        return method(x)
+        """``fn(frame) -> value``: written as Python source where that gains (``codegen.py``),
+        otherwise a closure per node."""
+        written = self.writer.compile(x)
+        return written if written is not None else self.closure(x)
+
+    def closure(self, x):
+        return getattr(self, "e_" + type(x).__name__)(x)
 
     def e_Number(self, x):
         v = x.value
@@ -68,23 +75,33 @@ class Compiler:
         return lambda f: f.this
 
     def e_Name(self, x):
-        n = x.name
-        constant = CONSTANTS.get(n)
-        deck = self.gamedef.decks.get(n)
+        n, outside = x.name, self.global_name(x)
 
         def name(f):
             vars = f.vars
             if n in vars:
                 return vars[n]
+            return outside(f)
+        return name
+
+    def global_name(self, x):
+        """``fn(frame)`` reading a name that is not a variable: a game counter, supply, role or flag
+        (with its modifiers), a game zone, a value, a constant, a board or a deck list."""
+        n = x.name
+        constant = CONSTANTS.get(n)
+        deck = self.gamedef.decks.get(n)
+        named = self.writer.value(self.gamedef.values[n]) if n in self.gamedef.values else None
+
+        def name(f):
             game = f.game
             state = game.state
             if n in state.fields:
                 value = state.fields[n]
-                return game.apply_modifiers(("field", n), value) if game.modifiers else value
+                return game.apply_modifiers(("field", n), value) if n in game.modified else value
             if n in state.zones:
                 return state.zones[n]
-            if n in game.values:
-                return game.read_value(n, (), f)
+            if named is not None:
+                return named(f)
             if constant is not None:
                 return constant.fn(game)
             if n in game.boards:
@@ -95,32 +112,20 @@ class Compiler:
         return name
 
     def e_Attr(self, x):
-        n = x.name
-        subject = self.expr(x.subject)
+        subject, read = self.expr(x.subject), self.attribute_reader(x.name, x.span)
+        return lambda f: read(subject(f), f)
 
-        def attr(f):
-            game = f.game
-            obj = subject(f)
+    @staticmethod
+    def attribute_reader(n: str, span):
+        """``read(obj, frame)``: attribute ``n`` of a card (its definition's, or title, type, owner,
+        zone, face-up) or of a player (counter, flag, zone, name, seat, eliminated), with the
+        modifiers in force applied."""
+        def read(obj, f):
             if type(obj) is Card:
                 attrs = obj.attrs
                 if n in attrs:
-                    return game.apply_modifiers(("attr", obj.id, n), attrs[n]) if game.modifiers else attrs[n]
-            if isinstance(obj, Player):
-                if n in obj.fields:
-                    value = obj.fields[n]
-                    return game.apply_modifiers(("attr", obj.name, n), value) if game.modifiers else value
-                if n in obj.zones:
-                    return obj.zones[n]
-                if n == "name":
-                    return obj.name
-                if n == "seat":
-                    return obj.seat + 1
-                if n == "eliminated":
-                    return obj.eliminated
-            elif isinstance(obj, Card):
-                if n in obj.attrs:
-                    value = obj.attrs[n]
-                    return game.apply_modifiers(("attr", obj.id, n), value) if game.modifiers else value
+                    game = f.game
+                    return game.apply_modifiers(("attr", obj.id, n), attrs[n]) if n in game.modified else attrs[n]
                 if n == "title":
                     return obj.title
                 if n == "type":
@@ -132,8 +137,21 @@ class Compiler:
                 if n == "face-up":
                     return obj.face_up
                 return None
-            raise game.error(f"{words(obj)} has no '{n}'", f.rule, x.span)
-        return attr
+            if type(obj) is Player:
+                if n in obj.fields:
+                    game = f.game
+                    value = obj.fields[n]
+                    return game.apply_modifiers(("attr", obj.name, n), value) if n in game.modified else value
+                if n in obj.zones:
+                    return obj.zones[n]
+                if n == "name":
+                    return obj.name
+                if n == "seat":
+                    return obj.seat + 1
+                if n == "eliminated":
+                    return obj.eliminated
+            raise f.game.error(f"{words(obj)} has no '{n}'", f.rule, span)
+        return read
 
     def e_Index(self, x):
         subject, index = self.expr(x.subject), self.expr(x.index)
@@ -161,8 +179,8 @@ class Compiler:
                 a0, a1 = args
                 return lambda f: fn(f.game, a0(f), a1(f))
             return lambda f: fn(f.game, *[a(f) for a in args])
-        name = x.name
-        return lambda f: f.game.read_value(name, tuple(a(f) for a in args), f)
+        value = self.writer.value(self.gamedef.values[x.name])
+        return lambda f: value(f, *[a(f) for a in args])
 
     def e_ListExpr(self, x):
         items = [self.expr(i) for i in x.items]
@@ -285,8 +303,8 @@ class Compiler:
                 except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
                     raise game.error(f"this cannot be done with these values ({_explain(exc)})", f.rule,
                                      node.span) from None
-                if game.checks and not game.simultaneous:
-                    game.run_checks()
+                if game.checked_at != game.version and game.checks and not game.simultaneous:
+                    game.run_checks()      # only when the state has changed since they last looked
         return run
 
     def stmt(self, s):
@@ -803,7 +821,7 @@ class Compiler:
             if pending and d.milestone != "round":
                 raise game.error("'for next' lasts a round: write 'for next round'", f.rule, s.span)
             v = value(f)
-            game.modifiers.append(Modifier(key, s.op, v, f.rule, ends, pending))
+            game.add_modifier(Modifier(key, s.op, v, f.rule, ends, pending))
             when = {"until_end": f"until the end of the {d.milestone}", "for_this": f"for this {d.milestone}",
                     "for_next": f"for the next {d.milestone}"}[d.kind]
             game.record(f.rule, "modifier", f"modifier: {_describe_key(key)} {s.op} {words(v)} {when}")

@@ -129,6 +129,11 @@ class Modifier:
     ends: tuple                 # (milestone kind, phase name or "")
     pending_until_begin: bool = False
 
+    @property
+    def target(self) -> str:
+        """The name modified: an attribute's (``("attr", who, name)``), a counter's or a value's."""
+        return self.key[2] if self.key[0] == "attr" else self.key[1]
+
 
 class Frame:
     """The names visible while a procedure runs, the rule it runs for, and ``this`` card."""
@@ -157,6 +162,9 @@ class Game:
         self.forced: dict[str, deque] = {}
         self.trace: list[TraceEvent] = []
         self.modifiers: list[Modifier] = []
+        #: the names (attributes, counters, values) some modifier in force is on: a read of any other
+        #: name skips looking through the modifiers
+        self.modified: set = set()
         self.winners: Optional[list] = None
         self.over = False
         self.steps = 0
@@ -173,6 +181,7 @@ class Game:
         self.version = 0
         self._remembered_at = -1
         self._remembered: dict = {}
+        self._invariants_at = -1
         self.exercised: set = set()
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
@@ -307,7 +316,8 @@ class Game:
                     body(Frame(self, {}, rule_id))
                 except SkipStep:
                     self.record(rule_id, "skip", f"step {rule_id} is skipped")
-                if self.check_invariants:
+                if self.check_invariants and self._invariants_at != self.version:
+                    self._invariants_at = self.version      # unchanged since the last look: still sound
                     broken = self.state.invariant_breaks()
                     if broken:
                         raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
@@ -375,6 +385,7 @@ class Game:
                 else:
                     kept.append(m)
             self.modifiers = kept
+            self.modified = {m.target for m in kept}
             if milestone == "game":
                 raise GameOver(self.winners or [])
 
@@ -417,21 +428,13 @@ class Game:
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
-        v, body = self.values[name]
-        self.exercised.add(v.rule)
-        # A value reads the state and its arguments and changes nothing: while the state stands still,
-        # its answer is remembered (deciding which plays are legal reads the same values many times).
-        memo = self.remembered()
-        key = (name, args, frame.this)
-        try:
-            value = memo[key]
-        except KeyError:
-            value = memo[key] = body(Frame(self, dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
-        except TypeError:        # an argument that cannot be remembered by (a list)
-            value = body(Frame(self, dict(zip(v.params, args)) if args else {}, frame.rule, frame.this))
-        if self.modifiers:
-            return self.apply_modifiers(("value", name, args), value)
-        return value
+        """A named value for these arguments, as the rules at ``frame`` read it."""
+        return self.values[name](frame, *args)
+
+    def add_modifier(self, modifier: "Modifier"):
+        self.modifiers.append(modifier)
+        self.modified.add(modifier.target)
+        self.version += 1
 
     def apply_modifiers(self, key: tuple, value):
         for m in self.modifiers:
@@ -445,10 +448,7 @@ class Game:
         for name in names:
             if name == "pass":
                 continue
-            action = self.actions[name]
-            for args in action.candidates(self, player):
-                if action.allows(self, player, args):
-                    plays.append(Play(name, player, args))
+            plays += [Play(name, player, args) for args in self.actions[name].legal(self, player)]
         return plays
 
     def attempt(self, play: Play, rule: str):
@@ -484,6 +484,8 @@ class CompiledAction:
         self.requirements = [(s, compiler.expr(s.value if isinstance(s, A.Let) else s.condition))
                              for s in leading]
         self.checks = _lets_where_needed(self.requirements)
+        self.failing = compiler.writer.requirements([(is_let, stmt) for is_let, stmt, _ in self.checks],
+                                                    action.span)
         self.param_names = [p.name for p in action.params]
         self.body = compiler.block(action.body[rest_start:])
         self.rule = action.rule or action.cite
@@ -517,14 +519,26 @@ class CompiledAction:
         vars = {self.node.actor: player}
         for name, arg in zip(self.param_names, args):
             vars[name] = arg
-        frame = Frame(game, vars, self.rule)
-        for is_let, stmt, fn in self.checks:
-            if is_let:
-                vars[stmt.var] = fn(frame)
-            elif not fn(frame):
-                game.exercised.add(stmt.cite)
-                return stmt
-        return None
+        failing = self.failing(Frame(game, vars, self.rule))
+        if failing < 0:
+            return None
+        stmt = self.checks[failing][1]
+        game.exercised.add(stmt.cite)
+        return stmt
+
+    def legal(self, game, player) -> list:
+        """The arguments this player may play it with now (``allows`` over ``candidates``)."""
+        actor, names, failing, checks = self.node.actor, self.param_names, self.failing, self.checks
+        legal = []
+        for args in self.candidates(game, player):
+            vars = {actor: player}
+            vars.update(zip(names, args))
+            refused = failing(Frame(game, vars, self.rule))
+            if refused < 0:
+                legal.append(args)
+            else:
+                game.exercised.add(checks[refused][1].cite)
+        return legal
 
     def allows(self, game, player, args) -> bool:
         """Whether every requirement holds (``refusal`` without building the refusal)."""
@@ -570,7 +584,7 @@ class Program:
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
-        self.values = {name: (v, c.expr(v.body)) for name, v in g.values.items()}
+        self.values = {name: c.writer.value(v) for name, v in g.values.items()}
         self.rule_bodies = {rid: c.block(r.body) for rid, r in g.rules.items() if r.body}
         self.children: dict[str, list] = {rid: [] for rid in g.rules}
         for rid in g.rules:

@@ -8,7 +8,12 @@ In: a ``GameDef``'s state schema and card definitions. Out: mutable state object
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Optional
+
+
+_ZONE_OF = attrgetter("zone")
 
 
 class Card:
@@ -126,21 +131,14 @@ class State:
         """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
         counters out of bounds. Empty when the state is consistent."""
         problems = []
-        placed = 0
-        consistent = True
-        ids: set = set()
-        for zone in self.all_zones():
-            placed += len(zone.cards)
-            for card in zone.cards:
-                ids.add(card.id)
-                if card.zone is not zone:
-                    consistent = False
-        if consistent and placed == len(self.cards) == len(ids):
-            zones_ok = True          # every card is where it records, and none is missing or doubled
-        else:
-            zones_ok = False
+        zones = list(self.all_zones())
+        # The sound case in C-speed steps: as many cards placed as exist, each once, each recording
+        # the zone that holds it.
+        held = [z.cards for z in zones]
+        zones_ok = sum(map(len, held)) == len(self.cards) == len(set(chain.from_iterable(held))) and all(
+            set(map(_ZONE_OF, z.cards)) <= {z} for z in zones if z.cards)
         seen: dict[int, Zone] = {}
-        for zone in (() if zones_ok else self.all_zones()):
+        for zone in (() if zones_ok else zones):
             for card in zone.cards:
                 if card.id in seen:
                     problems.append(f"{card.title} is in two places: {seen[card.id]} and {zone}")
@@ -155,8 +153,8 @@ class State:
             if held < 0 or held > capacity:
                 problems.append(f"the {name} holds {held}, outside 0 to {capacity}")
         for owner, fields in [(None, self.fields)] + [(p, p.fields) for p in self.players]:
-            for name, value in fields.items():
-                low, high = self.bounds.get(name, (None, None))
+            for name, (low, high) in self.bounds.items():
+                value = fields.get(name)
                 if isinstance(value, bool) or not isinstance(value, int):
                     continue
                 who = f"{owner.name}'s " if owner else ""

@@ -1,0 +1,352 @@
+"""Compile an expression to one Python function, written as source and compiled by Python.
+
+The closures of ``compiler.py`` cost a Python call per node; the rules' hottest expressions are
+quantifiers over the cards in play (``those d in cards-in-play: d.owner == p and d.unique``), read
+for every card a player might play each time legality is decided. Written as Python source, such an
+expression is a single list comprehension: its variable is a Python local, comparisons and ``and``
+are Python operators, and only attribute reads and built-ins remain calls.
+
+In: an expression node (``ast.py``). Out: ``fn(frame) -> value`` with the closures' exact meaning,
+or ``None`` when the expression is too simple to gain from it (a name, a number). Sub-expressions
+this module does not write as source are compiled as closures and called from the source; a closure
+reads names from the frame, so it is used only where no quantifier variable is in scope.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .builtins import BUILTINS
+from .state import Card, Player, Zone
+
+# Nodes with nothing to gain: one closure call already.
+_LEAVES = (A.Number, A.Text, A.Constant, A.This, A.Name)
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_PLAIN_ARITH = {"+", "-", "*"}
+#: A card's own attributes that are not its definition's: the name in the rules, the slot in Python.
+_CARD_BUILTINS = {"title": "title", "type": "type", "owner": "owner", "zone": "zone", "face-up": "face_up"}
+
+
+def _divide(op: str, span):
+    """Whole-number division or remainder, refusing zero with the expression's position."""
+    def divide(a, b, f):
+        if b == 0:
+            raise f.game.error("division by zero", f.rule, span)
+        return a // b if op == "/" else a % b
+    return divide
+
+
+def _item(span):
+    """Item ``i`` of a list (0 first), refusing a position the list does not have."""
+    def item(xs, i, f):
+        xs = _as_list(xs)
+        if not isinstance(i, int) or not 0 <= i < len(xs):
+            from .engine import _words
+            raise f.game.error(f"there is no item {_words(i)} in a list of {len(xs)}", f.rule, span)
+        return xs[i]
+    return item
+
+
+def _pending(writer, v):
+    """Stands for a value while it is being written (a value that reads itself)."""
+    def call(f, *args):
+        return writer.values[v.name](f, *args)
+    return call
+
+
+def _worth_remembering(body) -> bool:
+    """Whether a value's body does enough work to remember its answer: it looks over a list
+    (a quantifier, highest/lowest) or reads another value or a built-in."""
+    stack = [body]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (A.Quantified, A.Ranked, A.Call)):
+            return True
+        if isinstance(x, tuple):
+            stack.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+    return False
+
+
+class _NotWritten(Exception):
+    """A sub-expression that reads a quantifier's variable cannot be handed to a closure."""
+
+
+def _as_list(value) -> list:
+    if type(value) is list:
+        return value
+    if isinstance(value, Zone):
+        return list(value.cards)
+    if value is None:
+        return []
+    if isinstance(value, tuple):
+        return list(value)
+    return [value]
+
+
+def _member(item, pool) -> bool:
+    if type(pool) is Zone:
+        return item.zone is pool if type(item) is Card else False
+    if isinstance(pool, (list, tuple)):
+        return item in pool
+    return item in _as_list(pool)
+
+
+def _best(kind: str, scored: list) -> list:
+    if not scored:
+        return []
+    best = max(s for s, _ in scored) if kind == "highest" else min(s for s, _ in scored)
+    return [i for s, i in scored if s == best]
+
+
+class ExpressionWriter:
+    """Writes expressions as the source of Python functions and compiles them: one expression
+    (``expression(f)``), a named value (``value(f, *params)``), or a play's requirements in order
+    (``failing(f)``: the index of the first that does not hold, or -1)."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.values: dict = {}                # name -> the value's function, written on first use
+        self.env: dict = {"_as_list": _as_list, "_member": _member, "_best": _best, "_Card": Card,
+                          "_Player": Player, "_Frame": None, "_VALUES": self.values}
+        self.locals = 0
+        self.in_iterable = 0      # inside a comprehension's iterable, where ``:=`` is not allowed
+        self.in_value = False     # writing a value's body: no variables but its parameters
+        self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
+
+    def _define(self, source: str, name: str, span):
+        from .engine import Frame
+        self.env["_Frame"] = Frame
+        exec(compile(source, f"<rules at {span.path}:{span.line}>", "exec"), self.env)
+        return self.env[name]
+
+    def compile(self, x):
+        """``fn(frame) -> value``, or None for an expression with nothing to gain (a leaf)."""
+        if isinstance(x, _LEAVES):
+            return None
+        outer = self.in_value, self.frame_needed, self.in_iterable
+        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        try:
+            body = self.write(x, {})
+        except _NotWritten:
+            return None
+        finally:
+            self.in_value, self.frame_needed, self.in_iterable = outer
+        return self._define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    return {body}\n",
+                            "expression", x.span)
+
+    def value(self, v):
+        """``fn(frame, *args) -> value`` for a named value: its body sees its parameters and the
+        state, never the caller's names; remembered while the state stands still when it is worth
+        it (a quantifier or another value inside); modifiers on it applied; its rule exercised."""
+        found = self.values.get(v.name)
+        if found is not None:
+            return found
+        self.values[v.name] = _pending(self, v)      # a value that reads itself: resolved at run time
+        params = [f"_p{i}" for i in range(len(v.params))]
+        scope = {name: local for name, local in zip(v.params, params)}
+        outer = self.in_value, self.frame_needed, self.in_iterable
+        self.in_value, self.frame_needed, self.in_iterable = True, False, 0
+        try:
+            body = self.write(v.body, scope)
+            frame_needed = self.frame_needed
+        finally:
+            self.in_value, self.frame_needed, self.in_iterable = outer
+        args = "".join(p + ", " for p in params)
+        into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
+        lines = [f"def value(f{''.join(', ' + p for p in params)}):",
+                 "    _G = f.game",
+                 f"    _G.exercised.add({v.rule!r})"]
+        if frame_needed:
+            lines += [f"    f = _Frame(_G, {{{into}}}, f.rule, f.this)"]
+        if _worth_remembering(v.body):
+            lines += ["    _memo = _G.remembered()",
+                      f"    _key = ({v.name!r}, ({args}), f.this)",
+                      "    try:",
+                      "        _value = _memo[_key]",
+                      "    except KeyError:",
+                      f"        _value = _memo[_key] = {body}",
+                      "    except TypeError:",
+                      f"        _value = {body}"]
+        else:
+            lines += [f"    _value = {body}"]
+        lines += [f"    if {v.name!r} in _G.modified:",
+                  f"        return _G.apply_modifiers(('value', {v.name!r}, ({args})), _value)",
+                  "    return _value"]
+        fn = self._define("\n".join(lines) + "\n", "value", v.span)
+        self.values[v.name] = fn
+        return fn
+
+    def requirements(self, checks, span):
+        """``failing(frame) -> int`` for a play's ``let`` and ``require`` lines, in the order given
+        (``(is_let, statement)`` pairs): the index of the first requirement that does not hold, or -1.
+        Each ``let`` is kept in the frame, where the play's effect reads it."""
+        lines = ["def failing(f):", "    _V = f.vars", "    _G = f.game"]
+        for i, (is_let, stmt) in enumerate(checks):
+            if is_let:
+                lines.append(f"    _V[{stmt.var!r}] = {self.write(stmt.value, {})}")
+            else:
+                lines.append(f"    if not {self.write(stmt.condition, {})}:")
+                lines.append(f"        return {i}")
+        lines.append("    return -1")
+        return self._define("\n".join(lines) + "\n", "failing", span)
+
+    def constant(self, value) -> str:
+        name = f"_k{len(self.env)}"
+        self.env[name] = value
+        return name
+
+    def closure(self, x, scope) -> str:
+        """Call the closure for ``x``: only when it reads no quantifier variable (``_q``). A closure
+        reads names from the frame, which holds a value's parameters (``_p``) but not those."""
+        if any(scope[n].startswith("_q") for n in _names_in(x) if n in scope):
+            raise _NotWritten
+        self.frame_needed = True
+        return f"{self.constant(self.compiler.closure(x))}(f)"
+
+    def write(self, x, scope: dict) -> str:
+        method = getattr(self, "w_" + type(x).__name__, None)
+        if method is None:
+            return self.closure(x, scope)
+        return method(x, scope)
+
+    # -- leaves
+    def w_Number(self, x, scope):
+        return repr(x.value)
+
+    def w_Text(self, x, scope):
+        return repr(x.value)
+
+    def w_Constant(self, x, scope):
+        if x.value is None or isinstance(x.value, (bool, int, str)):
+            return repr(x.value)
+        return self.constant(x.value)
+
+    def w_This(self, x, scope):
+        return "f.this"
+
+    def w_Name(self, x, scope):
+        if x.name in scope:
+            return scope[x.name]
+        gamedef = self.compiler.gamedef
+        if x.name in gamedef.values and x.name not in gamedef.fields:
+            self.value(gamedef.values[x.name])
+            outside = f"_VALUES[{x.name!r}](f)"
+        else:
+            outside = f"{self.constant(self.compiler.global_name(x))}(f)"
+        if self.in_value:
+            return outside         # a value sees its parameters and the state, not its reader's names
+        return f"(_V[{x.name!r}] if {x.name!r} in _V else {outside})"
+
+    # -- compound
+    def w_Attr(self, x, scope):
+        """A card's attribute or a player's counter or flag read in place when no modifier is in
+        force; anything else (a player's zone, a modified value, a wrong kind of subject) through the
+        compiler's attribute reader."""
+        read = self.constant(self.compiler.attribute_reader(x.name, x.span))
+        subject = self.write(x.subject, scope)
+        if subject.isidentifier() or subject == "f.this":
+            first = obj = subject
+        elif self.in_iterable:
+            return f"{read}({subject}, f)"
+        else:
+            self.locals += 1
+            obj = f"_a{self.locals}"
+            first = f"({obj} := {subject})"
+        n = x.name
+        builtin = _CARD_BUILTINS.get(n)
+        if builtin is not None:
+            return f"({obj}.{builtin} if type({first}) is _Card and {n!r} not in {obj}.attrs else {read}({obj}, f))"
+        return (f"({obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _G.modified "
+                f"else {obj}.fields[{n!r}] if type({obj}) is _Player and {n!r} in {obj}.fields and {n!r} not in _G.modified "
+                f"else {read}({obj}, f))")
+
+    def w_Index(self, x, scope):
+        item = self.constant(_item(x.span))
+        return f"{item}({self.write(x.subject, scope)}, {self.write(x.index, scope)}, f)"
+
+    def w_Call(self, x, scope):
+        args = [self.write(a, scope) for a in x.args]
+        b = BUILTINS.get(x.name)
+        if b is not None:
+            return f"{self.constant(b.fn)}(f.game{''.join(', ' + a for a in args)})"
+        self.value(self.compiler.gamedef.values[x.name])
+        return f"_VALUES[{x.name!r}](f{''.join(', ' + a for a in args)})"
+
+    def w_ListExpr(self, x, scope):
+        return "[" + ", ".join(self.write(i, scope) for i in x.items) + "]"
+
+    def w_Unary(self, x, scope):
+        operand = self.write(x.operand, scope)
+        return f"(-{operand})" if x.op == "-" else f"(not {operand})"
+
+    def w_Binary(self, x, scope):
+        op = x.op
+        left, right = self.write(x.left, scope), self.write(x.right, scope)
+        if op == "/" or op == "%":
+            return f"{self.constant(_divide(op, x.span))}({left}, {right}, f)"
+        if op == "and":
+            return f"(not not {left} and not not {right})"
+        if op == "or":
+            return f"(not not {left} or not not {right})"
+        if op == "in":
+            return f"_member({left}, {right})"
+        if op == "not in":
+            return f"(not _member({left}, {right}))"
+        if op in _COMPARE or op in _PLAIN_ARITH:
+            return f"({left} {op} {right})"
+        return self.closure(x, scope)
+
+    def w_IsNone(self, x, scope):
+        return f"({self.write(x.subject, scope)} is {'not ' if x.negated else ''}None)"
+
+    def w_IfExpr(self, x, scope):
+        c, t, o = (self.write(e, scope) for e in (x.condition, x.then, x.otherwise))
+        return f"({t} if {c} else {o})"
+
+    def _bind(self, var: str, scope: dict) -> tuple[str, dict]:
+        self.locals += 1
+        local = f"_q{self.locals}"
+        return local, {**scope, var: local}
+
+    def iterable(self, x, scope) -> str:
+        self.in_iterable += 1
+        try:
+            return self.write(x, scope)
+        finally:
+            self.in_iterable -= 1
+
+    def w_Quantified(self, x, scope):
+        iterable = self.iterable(x.iterable, scope)
+        local, inner = self._bind(x.var, scope)
+        body = self.write(x.body, inner)
+        loop = f"{local} in _as_list({iterable})"
+        if x.kind == "every":
+            return f"all({body} for {loop})"
+        if x.kind == "any":
+            return f"any({body} for {loop})"
+        if x.kind == "count":
+            return f"sum(1 for {loop} if {body})"
+        if x.kind == "total":
+            return f"sum({body} for {loop})"
+        return f"[{local} for {loop} if {body}]"
+
+    def w_Ranked(self, x, scope):
+        iterable = self.iterable(x.iterable, scope)
+        local, inner = self._bind(x.var, scope)
+        key = self.write(x.key, inner)
+        return f"_best({x.kind!r}, [({key}, {local}) for {local} in _as_list({iterable})])"
+
+
+def _names_in(expr) -> set:
+    """Every name an expression reads (walked without recursion)."""
+    names, stack = set(), [expr]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            names.add(x.name)
+        elif isinstance(x, tuple):
+            stack.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+    return names
