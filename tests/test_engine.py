@@ -219,3 +219,301 @@ def test_a_forced_order_places_each_copy_of_a_title(tally):
     game.force("order ann.draw-deck", ["Rope", "Bell", "Rope", "Bell"])
     game.run_rule("setup")
     assert [c.title for c in game.state.player("ann").zones["draw-deck"].cards[:4]] == ["Rope", "Bell", "Rope", "Bell"]
+
+
+# ------------------------------------------------------------------ the yard and the street
+# Rule 3 of tally is a board (the yard: a shed walled in at D1-E1 with its door under E1, a window
+# E2:F2, a hedge between B2 and B3, four quadrants sharing the middle row 2) with a walker per player
+# and a fox whose space is secret until a walker sees it; rule 4 is each player's street, a row of
+# goods displayed at its ends only. These tests drive them through the engine: plays are attempted,
+# refusals carry the rule and its words, and what the rules did is read from the state and the trace.
+
+
+class Answers:
+    """An agent that answers the decisions it is asked, in order, and records them."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.asked = []
+
+    def __call__(self, game, decision):
+        self.asked.append(decision)
+        return self.answers.pop(0)
+
+
+def yard_game(tally, *answers):
+    """ann and bob after set-up, ann the first player, each with 3 coins; the agent answers in order."""
+    game = Game(tally, ["ann", "bob"], Answers(*answers), seed=1)
+    game.force("pick", "ann")
+    game.run_rule("setup")
+    for p in game.state.players:
+        p.fields["coins"] = 3
+    game.state.fields["bank"] -= 6
+    return game
+
+
+def walker(game, name):
+    return game.state.player(name).zones["walker"].cards[0]
+
+
+def fox(game):
+    return game.state.zones["den"].cards[0]
+
+
+def put(game, card, space, facing=None):
+    """Stand a figure on a space (as a scenario's set-up would). The version is bumped as the engine
+    bumps it for every change, so that no value worked out before is remembered."""
+    card.attrs["space"] = space
+    if facing is not None:
+        card.attrs["facing"] = facing
+    game.version += 1
+
+
+def walk(game, name, to):
+    game.attempt(Play("walk", game.state.player(name), (game.boards["yard"].space(to),)), "1.4")
+
+
+def since(game, mark):
+    return [(e.rule, e.text) for e in game.trace[mark:]]
+
+
+def test_the_yard_is_drawn_with_every_kind_of_line_and_the_set_up_places_the_figures(tally):
+    game = yard_game(tally)
+    yard = game.boards["yard"]
+    assert [yard.edge(a, b) for a, b in [("C1", "D1"), ("E1", "E2"), ("E2", "F2"), ("B2", "B3"), ("D2", "E2")]] \
+        == ["wall", "door", "window", "hedge", "open"]
+    assert yard.quadrants("C2") == ["north-west", "south-west"] and yard.quadrants("E3") == ["south-east"]
+    assert [walker(game, p).title for p in ("ann", "bob")] == ["Red Walker", "Blue Walker"]
+    assert [(walker(game, p).attrs["space"], walker(game, p).attrs["facing"]) for p in ("ann", "bob")] \
+        == [("E3", "north"), ("E3", "north")]
+    assert fox(game).attrs["space"] == "A1" and fox(game).attrs["spotted"] is None
+    # the fox's space is secret: the trace says that it was set, not where
+    assert [t for r, t in since(game, 0) if t.startswith("Fox's")] == ["Fox's space changes (hidden)"]
+
+
+def test_a_walk_through_a_wall_is_refused_citing_3_1_and_changes_nothing(tally):
+    game = yard_game(tally)
+    put(game, walker(game, "ann"), "C1")
+    before = game.state.snapshot()
+    with pytest.raises(Violation) as wall:
+        walk(game, "ann", "D1")
+    assert (wall.value.rule, wall.value.message) == ("3.1", "A walker may not cross a wall.")
+    with pytest.raises(Violation) as diagonal:
+        walk(game, "ann", "D2")
+    assert (diagonal.value.rule, diagonal.value.message) == \
+        ("3.1", "A walker steps to an orthogonally neighbouring space.")
+    assert game.state.snapshot() == before
+    # the wall is among the candidates (C1's neighbours) but not among the legal plays
+    legal = sorted(p.args[0] for p in game.legal_plays(game.state.player("ann"), ["walk"]))
+    assert legal == ["B1", "C2"]
+
+
+def test_a_walk_through_the_door_is_free_and_the_walker_faces_the_way_chosen(tally):
+    game = yard_game(tally, "south")
+    ann = game.state.player("ann")
+    put(game, walker(game, "ann"), "E2")
+    ann.fields["coins"] = 0
+    assert sorted(p.args[0] for p in game.legal_plays(ann, ["walk"])) == ["D2", "E1", "E3"]
+    walk(game, "ann", "E1")
+    assert (walker(game, "ann").attrs["space"], walker(game, "ann").attrs["facing"]) == ("E1", "south")
+    assert ann.fields["coins"] == 0
+    decision = game.agent.asked[-1]
+    assert (decision.rule, decision.options) == ("3.1", ["north", "east", "south", "west"])
+    assert ("3.1", "ann plays walk(E1)") in since(game, 0)
+
+
+@pytest.mark.parametrize("start, to", [("E2", "F2"), ("B2", "B3")], ids=["window", "hedge"])
+def test_climbing_through_a_window_or_over_a_hedge_costs_a_coin(tally, start, to):
+    game = yard_game(tally, "west")
+    ann = game.state.player("ann")
+    put(game, walker(game, "ann"), start)
+    ann.fields["coins"] = 0
+    with pytest.raises(Violation) as poor:
+        walk(game, "ann", to)
+    assert (poor.value.rule, poor.value.message) == ("3.1", "Climbing through a window or over a hedge costs 1 coin.")
+    ann.fields["coins"] = 2
+    bank = game.state.fields["bank"]
+    mark = len(game.trace)
+    walk(game, "ann", to)
+    assert walker(game, "ann").attrs["space"] == to
+    assert ann.fields["coins"] == 1 and game.state.fields["bank"] == bank + 1
+    assert ("3.1", f"1 from ann's coins to bank (bank now {bank + 1})") in since(game, mark)
+
+
+def test_sight_through_a_window_reveals_the_fox_and_rewards_a_shared_quadrant(tally):
+    game = yard_game(tally, "east")
+    put(game, fox(game), "F2")
+    put(game, walker(game, "ann"), "C2")
+    mark = len(game.trace)
+    walk(game, "ann", "D2")                  # facing east from D2: E2, then F2 through the window
+    assert fox(game).attrs["spotted"] == "F2"
+    events = since(game, mark)
+    assert ("3.2", "Fox's spotted: none -> F2") in events
+    # D2 and F2 share the north-east and south-east quadrants: 2 coins
+    assert ("3.3", "2 from bank to ann's coins (ann's coins now 5)") in events
+    # stepping back with the fox still in sight reveals nothing new and pays nothing more
+    game.agent.answers.append("east")
+    mark = len(game.trace)
+    walk(game, "ann", "C2")
+    assert not any(r in ("3.2", "3.3") for r, _ in since(game, mark))
+    assert game.state.player("ann").fields["coins"] == 5
+    # looking away hides it again
+    game.agent.answers.append("south")
+    walk(game, "ann", "C3")
+    assert fox(game).attrs["spotted"] is None
+    assert ("3.2", "Fox's spotted: F2 -> none") in since(game, mark)
+
+
+@pytest.mark.parametrize("fox_at, start, to, way", [
+    ("D1", "B1", "C1", "east"),              # the shed's wall
+    ("E1", "D3", "E3", "north"),             # the shed's door: E2 is seen, E1 is not
+    ("B3", "A2", "B2", "south"),             # the hedge
+], ids=["wall", "door", "hedge"])
+def test_walls_doors_and_hedges_stop_sight_so_the_fox_stays_hidden(tally, fox_at, start, to, way):
+    game = yard_game(tally, way)
+    put(game, fox(game), fox_at)
+    put(game, walker(game, "ann"), start)
+    mark = len(game.trace)
+    walk(game, "ann", to)
+    assert fox(game).attrs["spotted"] is None
+    assert game.state.player("ann").fields["coins"] == 3
+    assert not any(r in ("3.2", "3.3") for r, _ in since(game, mark))
+
+
+@pytest.mark.parametrize("fox_at, reward", [("C2", 2), ("C3", 1)], ids=["middle-row", "other-quadrant"])
+def test_the_middle_row_is_in_both_quadrants(tally, fox_at, reward):
+    # C1 is in the north-west quadrant; C2, on the middle row, is in the north-west and the
+    # south-west; C3 only in the south-west.
+    game = yard_game(tally, "south")
+    put(game, fox(game), fox_at)
+    put(game, walker(game, "ann"), "B1")
+    walk(game, "ann", "C1")                  # facing south from C1: C2, C3
+    assert fox(game).attrs["spotted"] == fox_at
+    assert game.state.player("ann").fields["coins"] == 3 + reward
+    assert ("3.3", f"{reward} from bank to ann's coins (ann's coins now {3 + reward})") in since(game, 0)
+
+
+def test_the_fox_moves_in_secret_across_open_lines_and_doors_and_hides_again(tally):
+    game = yard_game(tally, "east")
+    put(game, fox(game), "F2")
+    put(game, walker(game, "bob"), "C2")
+    walk(game, "bob", "D2")
+    assert fox(game).attrs["spotted"] == "F2"
+    game.agent.answers.append("F3")
+    mark = len(game.trace)
+    game.run_rule("3.4")
+    decision = game.agent.asked[-1]
+    # from F2: F1 and F3 across open lines; E2 is across the window, which the fox does not cross
+    assert (decision.rule, decision.player.name, decision.hidden) == ("3.4", "ann", True)
+    assert decision.options == ["F1", "F3"]
+    assert fox(game).attrs["space"] == "F3" and fox(game).attrs["spotted"] is None
+    events = since(game, mark)
+    assert ("3.4", "Fox's space changes (hidden)") in events
+    assert ("3.2", "Fox's spotted: F2 -> none") in events
+    assert ("3.2", "No walker sees the fox: its space is secret again.") in events
+    assert not any("F3" in text for _, text in events)
+
+
+def test_the_fox_moving_into_sight_is_spotted(tally):
+    game = yard_game(tally, "E1")
+    put(game, fox(game), "E2")
+    put(game, walker(game, "bob"), "A2", "east")   # sees B2 ... F2 along the middle row
+    game.run_rule("3.4")                            # E2 -> E1, through the door: out of sight
+    assert fox(game).attrs["spotted"] is None
+    game.agent.answers.append("E2")
+    game.run_rule("3.4")                            # back to E2: in sight, from a shared quadrant
+    assert fox(game).attrs["spotted"] == "E2"
+    assert ("3.3", "1 from bank to bob's coins (bob's coins now 4)") in since(game, 0)
+
+
+def street_game(tally, *titles):
+    """ann after set-up, with these goods (and the Horseshoe) moved from her draw deck into her hand."""
+    game = yard_game(tally)
+    ann = game.state.player("ann")
+    deck = ann.zones["draw-deck"].cards
+    hand = []
+    for title in titles + ("Horseshoe",):
+        card = next(c for c in deck if c.title == title and c not in hand)
+        game.move_card(card, ann.zones["hand"])
+        hand.append(card)
+    return game, ann, hand
+
+
+def display(game, ann, card, position):
+    game.attempt(Play("display", ann, (card, position)), "1.4")
+
+
+def test_goods_are_displayed_at_the_ends_of_the_street_never_between(tally):
+    game, ann, (rope, lantern, bell, horseshoe) = street_game(tally, "Rope", "Lantern", "Bell")
+    street = ann.zones["street"]
+    display(game, ann, rope, 0)
+    display(game, ann, lantern, 1)           # the right end of a street of 1
+    assert [c.title for c in street.cards] == ["Rope", "Lantern"]
+    before = game.state.snapshot()
+    with pytest.raises(Violation) as middle:
+        display(game, ann, bell, 1)          # between the Rope and the Lantern
+    assert middle.value.rule == "4.1"
+    assert middle.value.message == ("A good is displayed at the left end or the right end of your street, "
+                                    "never between two goods.")
+    with pytest.raises(Violation) as charm:
+        display(game, ann, horseshoe, 0)
+    assert (charm.value.rule, charm.value.message) == ("4.1", "Only goods are displayed in a street.")
+    assert game.state.snapshot() == before
+    # positions 0, 1 and 2 are offered; only the two ends are legal
+    assert sorted(p.args[1] for p in game.legal_plays(ann, ["display"]) if p.args[0] is bell) == [0, 2]
+    display(game, ann, bell, 0)
+    assert [c.title for c in street.cards] == ["Bell", "Rope", "Lantern"]
+    assert ("4.1", "ann plays display(Bell, 0)") in since(game, 0)
+
+
+def test_a_good_displayed_beside_one_of_its_title_makes_a_pair(tally):
+    game, ann, (rope, lantern, rope2, lantern2, _) = street_game(tally, "Rope", "Lantern", "Rope", "Lantern")
+    display(game, ann, rope, 0)
+    display(game, ann, lantern, 1)           # Rope, Lantern: not a pair
+    display(game, ann, rope2, 2)             # Rope, Lantern, Rope: the new Rope's neighbour is a Lantern
+    display(game, ann, lantern2, 0)          # Lantern, Rope, Lantern, Rope: the new Lantern's is a Rope
+    assert [c.title for c in ann.zones["street"].cards] == ["Lantern", "Rope", "Lantern", "Rope"]
+    assert ann.fields["bonus"] == 0
+    assert not any(r == "4.2" for r, _ in since(game, 0))
+
+    game, ann, (rope, rope2, lantern, _) = street_game(tally, "Rope", "Rope", "Lantern")
+    display(game, ann, rope, 0)
+    mark = len(game.trace)
+    display(game, ann, rope2, 0)             # Rope, Rope: a pair
+    assert ann.fields["bonus"] == 1
+    assert ("4.2", "ann's bonus: 0 -> 1") in since(game, mark)
+    display(game, ann, lantern, 2)           # Rope, Rope, Lantern: no new pair
+    assert ann.fields["bonus"] == 1
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_whole_games_keep_to_the_yard_and_the_street(tally, seed):
+    game = play(tally, seed)
+    yard = game.boards["yard"]
+    assert game.over and len(game.winners) == 1 and game.state.invariant_breaks() == []
+    for p in game.state.players:
+        w = p.zones["walker"].cards
+        assert len(w) == 1 and w[0].attrs["space"] in yard and w[0].attrs["facing"] in ("north", "east", "south", "west")
+        assert all(c.type == "good" for c in p.zones["street"].cards)
+    assert fox(game).attrs["space"] in yard
+    # every step a walker took crossed a line the rules allow, between neighbours
+    for e in game.trace:
+        if e.rule == "3.1" and e.kind == "set" and "Walker's space" in e.text:
+            a, b = e.text.split(": ")[1].split(" -> ")
+            assert yard.edge(a, b) in ("open", "door", "window", "hedge"), e
+        if e.text.startswith("Fox's space"):
+            assert e.text == "Fox's space changes (hidden)", e
+
+
+def test_twenty_games_exercise_every_rule_of_the_yard_and_the_street(tally):
+    exercised, texts = set(), []
+    for seed in range(1, 21):
+        game = play(tally, seed)
+        exercised |= game.exercised
+        texts += [(e.rule, e.text) for e in game.trace]
+    assert set(tally.rules) <= exercised
+    assert any(r == "3.1" and t.endswith("walk(E1)") for r, t in texts)            # through the door
+    assert any(r == "3.1" and t.startswith("1 from") for r, t in texts)            # a window or a hedge
+    assert any(r == "3.2" and t.startswith("Fox's spotted: none ->") for r, t in texts)
+    assert {t.split(" ")[0] for r, t in texts if r == "3.3"} == {"1", "2"}
+    assert any(r == "4.2" for r, t in texts)
