@@ -368,7 +368,7 @@ class Compiler:
             what = _what(who, n)
             self._bounded(f, n, new, what, s.span)
             table[n] = new
-            if old is not new:
+            if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
                     game.record(f.rule, "set", f"{what} changes (hidden)", hidden=True)
                 else:
@@ -596,8 +596,12 @@ class Compiler:
             answer = self._decide(f, chooser, "choose", opts, s.prompt or f"choose {s.var}", s.hidden, s.span)
             f.vars[s.var] = answer
             who = chooser(f)
-            game.record(f.rule, "decision", f"{who} chooses " + ("a card (hidden)" if s.hidden else words(answer)),
-                        who, choice=words(answer), hidden=s.hidden)
+            if s.hidden:       # neither the words nor the data say what was chosen
+                game.record(f.rule, "decision", f"{who} chooses a card (hidden)" if isinstance(answer, Card) else
+                            f"{who} makes a hidden choice", who, hidden=True)
+            else:
+                game.record(f.rule, "decision", f"{who} chooses {words(answer)}", who, choice=words(answer),
+                            hidden=False)
         return choose
 
     def s_ChooseNumber(self, s):

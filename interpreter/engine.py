@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, RuntimeRuleError
+from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef
 from .state import Card, Player, State, Zone
 
@@ -459,7 +459,14 @@ class Game:
         action = self.actions.get(play.action)
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
-        refusal = action.refusal(self, play.player, play.args)
+        try:
+            refusal = action.refusal(self, play.player, play.args)
+        except LudexError:
+            refusal = action.outside_choices(self, play.player, play.args)
+            if refusal is None:
+                raise
+        if refusal is None:
+            refusal = action.outside_choices(self, play.player, play.args)
         if refusal is not None:
             raise refusal
         self.record(action.rule_of_play(), "play", f"{play.player} plays {play.describe()}", play.player,
@@ -539,6 +546,27 @@ class CompiledAction:
             else:
                 game.exercised.add(checks[refused][1].cite)
         return legal
+
+    def outside_choices(self, game, player, args) -> Optional[Violation]:
+        """A refusal when an argument is not among the play's choices (``c: card from p.hand``), cited
+        to the play's rule; None when every argument is."""
+        frame = Frame(game, {self.node.actor: player}, self.rule)
+        play = None
+        for (param, domain), arg in zip(self.domains, args):
+            if domain is None:
+                if param.type != "player" or arg in game.state.players:
+                    continue
+                where = "a player"
+            else:
+                pool = domain(frame)
+                if arg in (pool.cards if isinstance(pool, Zone) else pool):
+                    continue
+                from .scenarios import source_text
+                where = source_text(param.domain, "its choices")
+            play = play or Play(self.node.name, player, tuple(args))
+            return Violation(self.rule, f"{_words(arg)} is not one of the choices for {self.node.name}'s "
+                             f"{param.name} ({where})", play, param.span)
+        return None
 
     def allows(self, game, player, args) -> bool:
         """Whether every requirement holds (``refusal`` without building the refusal)."""

@@ -7,7 +7,7 @@ import pytest
 
 from interpreter.agents import RandomAgent, ScriptedAgent, Unscripted
 from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import Game, Play, Violation
+from interpreter.engine import Frame, Game, Play, Violation
 from interpreter.project import load_paths
 from interpreter.syntax import parse_rules
 from interpreter.model import assemble
@@ -78,6 +78,43 @@ def test_refused_play_cites_its_rule_and_changes_nothing(tally):
         game.attempt(Play("buy", ann, (bell,)), "1.3")
     assert poor.value.message == "You do not have enough coins."
     assert game.state.snapshot() == before
+
+
+def test_a_play_with_a_card_outside_its_choices_is_refused_citing_the_plays_rule(tally):
+    game = Game(tally, ["ann", "bob"], RandomAgent(1), seed=1)
+    game.run_rule("setup")
+    ann = game.state.player("ann")
+    game.state.fields["active-player"] = ann
+    ann.fields["coins"] = 10
+    rope = next(c for c in ann.zones["draw-deck"].cards if c.title == "Rope")   # buy takes a card from market
+    before = game.state.snapshot()
+    with pytest.raises(Violation) as refused:
+        game.attempt(Play("buy", ann, (rope,)), "1.3")
+    assert refused.value.rule == "1.3"
+    assert refused.value.message == "Rope is not one of the choices for buy's c (market)"
+    assert game.state.snapshot() == before
+
+
+def test_a_hidden_choice_is_hidden_in_the_words_and_in_the_data(tally):
+    game = yard_game(tally, "east")
+    game.agent.answers.append("F1")
+    mark = len(game.trace)
+    game.run_rule("3.4")
+    (event,) = [e for e in game.trace[mark:] if e.kind == "decision"]
+    assert event.text == "ann makes a hidden choice"
+    assert "F1" not in str(event.as_json())
+
+
+def test_setting_a_value_it_already_has_is_not_a_change(tally):
+    game = yard_game(tally, "east")
+    body = game.compiler.block(parse_rules('rule x "x" { set walker-of(ann).facing = ["north", "east"] }',
+                                           "x.ludex").items[0].body)
+    frame = Frame(game, {"ann": game.state.player("ann")}, "x")
+    body(frame)                     # a new list each time: equal to the last, not the same object
+    mark = len(game.trace)
+    body(frame)
+    assert [e.kind for e in game.trace[:mark]].count("set") >= 1
+    assert [e for e in game.trace[mark:] if e.kind == "set"] == []
 
 
 def test_legal_plays_are_the_ones_whose_requirements_hold(tally):
