@@ -9,7 +9,6 @@ are not in their rule's text or whose source is not declared. Every error is col
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from . import ast as A
@@ -48,6 +47,7 @@ class Checker:
                                       related=tuple(related)))
 
     def suggest(self, name: str, candidates) -> str:
+        import difflib              # only when there is a mistake to suggest a name for
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
         return f"did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 

@@ -8,7 +8,6 @@ scenario sources.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -138,6 +137,7 @@ def cmd_check(args) -> int:
             report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
         reports[r.key] = report
     if args.json:
+        import json                     # here, not on top: start-up time of every command
         print(json.dumps({"games": reports}, indent=2))
     else:
         print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
@@ -288,6 +288,7 @@ def cmd_run(args) -> int:
         if recorder:
             args.log.write_text(recorder.text(), encoding="utf-8")
     if args.json:
+        import json
         print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
                           "winners": [p.name for p in game.winners or []],
                           "trace": [e.as_json() for e in game.trace]}, indent=1))
@@ -305,6 +306,7 @@ def cmd_check_log(args) -> int:
         return EXIT_USAGE
     report = check_log(gamedef, load_log(gamedef, args.log), args.all_violations)
     if args.json:
+        import json
         print(json.dumps(report.as_json(), indent=2))
     else:
         print(render_report(gamedef, report))
@@ -325,6 +327,7 @@ def cmd_simulate(args) -> int:
     summary = simulate(args.game, args.games, seed=args.seed, jobs=args.jobs, players=args.players,
                        fmt=args.format, max_rounds=args.max_rounds if args.max_rounds is not None else DEFAULT_MAX_ROUNDS,
                        max_steps=args.max_steps, progress=progress_bar())
+    import json
     print(json.dumps(summary, indent=1) if args.json else render_simulation(summary))
     return EXIT_FAILURES if summary["problems"] else EXIT_OK
 

@@ -191,6 +191,40 @@ class ExpressionWriter:
         lines.append("    return -1")
         return self._define("\n".join(lines) + "\n", "failing", span)
 
+    def state_check(self, check, body):
+        """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each
+        item whose condition has just become true, run the body; remember which hold. ``frame`` has
+        no variables and the check's rule. None when the condition cannot be written as source."""
+        outer = self.in_value, self.frame_needed, self.in_iterable
+        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        try:
+            if check.iterable is not None:
+                items = f"_as_list({self.iterable(check.iterable, {})})"
+                local, scope = self._bind(check.var, {})
+            else:
+                items, local, scope = "(None,)", "_item", {}
+            condition = self.write(check.condition, scope)
+        except _NotWritten:
+            return None
+        finally:
+            self.in_value, self.frame_needed, self.in_iterable = outer
+        into = f"{{{check.var!r}: {local}}}" if check.iterable is not None else "{}"
+        return self._define("\n".join([
+            "def poll(f):",
+            "    _V = f.vars",
+            "    _G = f.game",
+            "    _memory = _G.check_memory",
+            f"    for {local} in {items}:",
+            f"        _key = ({id(check)}, id({local}))",
+            f"        if {condition}:",
+            "            if not _memory.get(_key):",
+            "                _memory[_key] = True",
+            f"                _G.exercised.add({check.rule!r})",
+            f"                {self.constant(body)}(_Frame(_G, {into}, {check.rule!r}))",
+            "        else:",
+            "            _memory[_key] = False",
+        ]) + "\n", "poll", check.span)
+
     def constant(self, value) -> str:
         name = f"_k{len(self.env)}"
         self.env[name] = value

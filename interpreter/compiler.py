@@ -476,6 +476,7 @@ class Compiler:
                 zone.cards[:] = _forced_order(zone.cards, forced)
             else:
                 game.rng.shuffle(zone.cards)
+            game.cards_moved += 1
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
                                                                   if was_forced else ""), random="shuffle")
         return shuffle

@@ -182,6 +182,9 @@ class Game:
         self._remembered_at = -1
         self._remembered: dict = {}
         self._invariants_at = -1
+        #: bumped whenever a card is created, moved or a zone reordered (the invariants look at cards then)
+        self.cards_moved = 0
+        self._cards_checked_at = -1
         self.exercised: set = set()
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
@@ -233,6 +236,7 @@ class Game:
         card.zone = zone
         zone.cards.append(card)
         self.version += 1
+        self.cards_moved += 1
         return card
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
@@ -244,6 +248,7 @@ class Game:
             zone.cards.append(card)
         card.zone = zone
         self.version += 1
+        self.cards_moved += 1
 
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data) -> TraceEvent:
@@ -318,7 +323,9 @@ class Game:
                     self.record(rule_id, "skip", f"step {rule_id} is skipped")
                 if self.check_invariants and self._invariants_at != self.version:
                     self._invariants_at = self.version      # unchanged since the last look: still sound
-                    broken = self.state.invariant_breaks()
+                    moved = self._cards_checked_at != self.cards_moved
+                    self._cards_checked_at = self.cards_moved
+                    broken = self.state.invariant_breaks(cards_moved=moved)
                     if broken:
                         raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
                                          rule_id, rule.span)
@@ -411,20 +418,8 @@ class Game:
         if mark == self.checked_at:
             return                       # nothing has happened since the last look
         self.checked_at = mark
-        for check, condition, body, iterable in self.checks:
-            frame = Frame(self, {}, check.rule)
-            items = list(iterable(frame)) if iterable is not None else [None]
-            for item in items:
-                if iterable is not None:
-                    frame.vars[check.var] = item
-                key = (id(check), id(item))
-                holds = bool(condition(frame))
-                if holds and not self.check_memory.get(key):
-                    self.check_memory[key] = True
-                    self.exercised.add(check.rule)
-                    body(Frame(self, dict(frame.vars), check.rule))
-                elif not holds:
-                    self.check_memory[key] = False
+        for check, poll in self.checks:
+            poll(Frame(self, {}, check.rule))
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -589,6 +584,28 @@ class CompiledAction:
         self.body(frame)
 
 
+def _poll(compiler: "Compiler", check: A.Check):
+    """A state check's ``poll`` made of closures (when its condition is not written as source)."""
+    condition, body = compiler.expr(check.condition), compiler.block(check.body)
+    iterable = compiler.expr(check.iterable) if check.iterable else None
+
+    def poll(frame):
+        game = frame.game
+        items = list(iterable(frame)) if iterable is not None else [None]
+        for item in items:
+            if iterable is not None:
+                frame.vars[check.var] = item
+            key = (id(check), id(item))
+            if condition(frame):
+                if not game.check_memory.get(key):
+                    game.check_memory[key] = True
+                    game.exercised.add(check.rule)
+                    body(Frame(game, dict(frame.vars), check.rule))
+            else:
+                game.check_memory[key] = False
+    return poll
+
+
 class Program:
     """A game's rules compiled once, shared by every game of them played (a ``Game`` holds only its
     state): the procedure, plays, triggers, state checks, values and card attributes as closures."""
@@ -607,8 +624,8 @@ class Program:
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)
             self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None))
-        self.checks = [(ch, c.expr(ch.condition), c.block(ch.body), c.expr(ch.iterable) if ch.iterable else None)
-                       for ch in g.checks]
+        #: each state check with ``poll(frame)``, which runs it for what has just come to hold
+        self.checks = [(ch, c.writer.state_check(ch, c.block(ch.body)) or _poll(c, ch)) for ch in g.checks]
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
