@@ -11,6 +11,7 @@ Run: python benchmarks/engine.py [--rounds N] [--games N]
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from pathlib import Path
@@ -67,46 +68,68 @@ def engine_run(rounds: int) -> tuple:
     game.run()
     elapsed = time.perf_counter() - start
     s = game.state
-    return elapsed, (s.fields["pot"], [p.fields["coins"] for p in s.players], [p.fields["plays"] for p in s.players])
+    trace = [(e.rule, e.kind, e.text, e.player) for e in game.trace]
+    return elapsed, (s.fields["pot"], [p.fields["coins"] for p in s.players],
+                     [p.fields["plays"] for p in s.players]), trace
 
 
 def python_run(rounds: int) -> tuple:
-    """The same procedure, hand-written, with a trace of the same events kept as tuples."""
+    """The same procedure written by hand, doing what the engine's output needs: each player in the
+    window is offered the plays legal for them and a pass, an agent picks one, and every change is
+    recorded as a trace event citing rule 1, with the same words as the engine's trace."""
     start = time.perf_counter()
+    names = ["a", "b", "c", "d"]
     trace = []
+
+    def record(kind, text, player=""):
+        trace.append(("1", kind, text, player))
+
+    def agent(options):
+        return options[0]
+
     coins = [0, 0, 0, 0]
     plays = [0, 0, 0, 0]
     pot = 0
     first = 0
     rnd = 0
+    trace.append(("", "set", "first-player: none -> a", ""))
     while True:
+        record("change", f"round: {rnd} -> {rnd + 1}")
         rnd += 1
-        trace.append(("1", "change", "round", rnd))
         for k in range(4):
             i = (first + k) % 4
-            coins[i] += 2 if coins[i] < 5 else 1
-            trace.append(("1", "change", i, coins[i]))
-        trace.append(("1", "window", "opens"))
+            old = coins[i]
+            coins[i] += 2 if old < 5 else 1
+            record("change", f"{names[i]}'s coins: {old} -> {coins[i]}")
+        record("window", f"Spending opens; {names[first]} acts first")
         passes, k = 0, 0
         while True:
             i = (first + k) % 4
             k += 1
-            if coins[i] >= 3:
-                coins[i] -= 3
-                plays[i] += 1
-                trace.append(("1", "play", i))
+            options = ([("spend", i)] if coins[i] >= 3 else []) + [("pass", i)]
+            action, who = agent(options)
+            if action == "spend":
+                if coins[who] < 3:
+                    raise AssertionError("Too few coins.")
+                record("play", f"{names[who]} plays spend", names[who])
+                coins[who] -= 3
+                record("change", f"{names[who]}'s coins: {coins[who] + 3} -> {coins[who]}")
+                plays[who] += 1
+                record("change", f"{names[who]}'s plays: {plays[who] - 1} -> {plays[who]}")
                 passes = 0
             else:
-                trace.append(("1", "pass", i))
+                record("pass", f"{names[who]} passes", names[who])
                 passes += 1
                 if passes >= 4:
                     break
-        trace.append(("1", "window", "closes"))
+        record("window", "Spending closes: every player passed in a row")
+        record("change", f"pot: {pot} -> {pot + (1 if rnd % 2 == 1 else -1)}")
         pot += 1 if rnd % 2 == 1 else -1
+        record("set", f"first-player: {names[first]} -> {names[(first + 1) % 4]}")
         first = (first + 1) % 4
         if rnd >= ROUNDS_:
             break
-    return time.perf_counter() - start, (pot, coins, plays)
+    return time.perf_counter() - start, (pot, coins, plays), trace
 
 
 ROUNDS_ = 0
@@ -131,10 +154,15 @@ def main():
     parser.add_argument("--games", type=int, default=50)
     args = parser.parse_args()
     ROUNDS_ = args.rounds
-    engine_time, engine_result = engine_run(args.rounds)
-    python_time, python_result = python_run(args.rounds)
+    # Each side is timed after a full collection, so that neither pays for the other's garbage.
+    gc.collect()
+    engine_time, engine_result, engine_trace = engine_run(args.rounds)
+    gc.collect()
+    python_time, python_result, python_trace = python_run(args.rounds)
     assert engine_result == python_result, (engine_result, python_result)
-    print(f"procedure: {args.rounds} rounds, 4 players; same final state from both")
+    assert engine_trace == python_trace, next((e, p) for e, p in zip(engine_trace, python_trace) if e != p)
+    print(f"procedure: {args.rounds} rounds, 4 players; the same final state and the same "
+          f"{len(python_trace)}-event trace from both")
     print(f"engine: {engine_time * 1000:.1f} ms   hand-written Python: {python_time * 1000:.1f} ms")
     print(f"ratio: {engine_time / python_time:.1f}  (target: at most 5)")
     for key in bundled_games():

@@ -384,9 +384,11 @@ class Compiler:
             table, n, who = locate(f)
             old = table.get(n) or 0
             new = old + sign * amount(f)
-            self._bounded(f, n, new, _what(who, n), s.span)
+            what = n if who == n else f"{who}'s {n}"
+            if n in game.state.bounds:
+                self._bounded(f, n, new, what, s.span)
             table[n] = new
-            game.record(f.rule, "change", f"{_what(who, n)}: {old} -> {new}")
+            game.record(f.rule, "change", f"{what}: {old} -> {new}")
         return change
 
     def s_Transfer(self, s):
@@ -694,29 +696,29 @@ class Compiler:
             order = players_from(game, start)
             game.record(f.rule, "window", f"{s.name} opens; {start} acts first")
             passes, i = 0, 0
-            while True:
-                active = [p for p in order if not p.eliminated]
-                if not active:
-                    break
+            active = sum(1 for p in order if not p.eliminated)
+            while active:
                 player = order[i % len(order)]
                 i += 1
                 if player.eliminated:
                     continue
                 game.tick(f.rule)
-                options = game.legal_plays(player, names) + [Play("pass", player)]
+                options = game.legal_plays(player, names)
+                options.append(Play("pass", player))
                 choice = game.decide(Decision(player, "play", options, f.rule, s.name, False, s.span))
                 if choice.action != "pass" and choice.action not in names:
                     raise Violation(f.rule, f"{choice.action} is not a play this window allows "
                                     f"({', '.join(names)} or pass)", choice, s.span)
+                game.attempt(choice, f.rule, options)
                 if choice.action == "pass":
-                    game.attempt(choice, f.rule)
                     passes += 1
-                    if passes >= len(active):
-                        break
                 else:
-                    game.attempt(choice, f.rule)
                     passes = 0
-                game.run_checks()
+                if game.checked_at != game.version:
+                    game.run_checks()
+                    active = sum(1 for p in order if not p.eliminated)   # a play or a check may eliminate
+                if passes >= active:
+                    break
             game.record(f.rule, "window", f"{s.name} closes: every player passed in a row")
         return window
 
@@ -749,7 +751,7 @@ class Compiler:
                         allowed = ", ".join(names + (["pass"] if may_pass else []))
                         raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
                                         f"(now: {allowed})", choice, s.span)
-                    game.attempt(choice, f.rule)
+                    game.attempt(choice, f.rule, options)
                     if choice.action == "pass":
                         if part.count in ("any", "up-to"):
                             break

@@ -41,7 +41,11 @@ class SkipStep(Exception):
     pass
 
 
-@dataclass
+#: Trace events that only say what was asked, offered or decided: the state is as it was.
+_NOTHING_CHANGES = frozenset({"pass", "play", "window", "log", "decision", "goto", "skip", "refused", "ability"})
+
+
+@dataclass(slots=True)
 class TraceEvent:
     """One line of the trace: what happened, which rule made it happen, who acted."""
 
@@ -79,7 +83,7 @@ class Play:
         return hash((self.action, id(self.player), tuple(id(a) for a in self.args)))
 
 
-@dataclass
+@dataclass(slots=True)
 class Decision:
     """A question the rules ask a player: who decides, the options, the rule asking, hidden or not."""
 
@@ -210,7 +214,7 @@ class Game:
             initial = initial_of(env) if initial_of is not None else None
             low = low_of(env) if low_of is not None else None
             high = high_of(env) if high_of is not None else None
-            if f.kind in ("counter", "supply"):
+            if f.kind == "supply" or (f.kind == "counter" and (low is not None or high is not None)):
                 s.bounds[f.name] = (low if f.kind == "counter" else 0, high)
             owners = s.players if f.scope == "player" else [None]
             for owner in owners:
@@ -252,14 +256,17 @@ class Game:
 
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data) -> TraceEvent:
-        event = TraceEvent(len(self.trace) + 1, rule, kind, text, player.name if isinstance(player, Player)
+        trace = self.trace
+        event = TraceEvent(len(trace) + 1, rule, kind, text, player.name if type(player) is Player
                            else (player or ""), data)
-        self.trace.append(event)
-        self.version += 1
+        trace.append(event)
+        if kind not in _NOTHING_CHANGES:
+            self.version += 1
         if rule:
             self.exercised.add(rule)
-        for listen in self.listeners:
-            listen(event)
+        if self.listeners:
+            for listen in self.listeners:
+                listen(event)
         return event
 
     def error(self, message: str, rule: str, span: Optional[A.Span] = None) -> RuntimeRuleError:
@@ -446,14 +453,20 @@ class Game:
             plays += [Play(name, player, args) for args in self.actions[name].legal(self, player)]
         return plays
 
-    def attempt(self, play: Play, rule: str):
-        """Make a play: refused (a Violation, nothing applied) unless every requirement holds."""
+    def attempt(self, play: Play, rule: str, offered: Optional[list] = None):
+        """Make a play: refused (a Violation, nothing applied) unless every requirement holds.
+        ``offered``: the legal plays just worked out in this state; one of them is not checked again."""
         if play.action == "pass":
             self.record(rule, "pass", f"{play.player} passes", play.player)
             return
         action = self.actions.get(play.action)
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
+        if offered is not None and any(o is play for o in offered):
+            self.record(action.rule, "play", f"{play.player} plays {play.describe()}", play.player,
+                        action=play.action, args=[_words(a) for a in play.args])
+            action.perform(self, play.player, play.args)
+            return
         try:
             refusal = action.refusal(self, play.player, play.args)
         except LudexError:
