@@ -258,6 +258,9 @@ def cmd_run(args) -> int:
     if problem:
         print(f"ludex: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    if args.max_rounds is not None and args.max_rounds < 1:
+        print("ludex: error: --max-rounds must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
     names = [f"p{i + 1}" for i in range(count)]
     random_agent = RandomAgent(args.seed)
     agent = random_agent
@@ -318,6 +321,9 @@ def cmd_simulate(args) -> int:
     gamedef = load_one(args.game)
     if args.games < 1:
         print("ludex: error: --games must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    if args.max_rounds is not None and args.max_rounds < 1:
+        print("ludex: error: --max-rounds must be at least 1", file=sys.stderr)
         return EXIT_USAGE
     problem = table_problem(gamedef, args.players, args.format)
     if problem:

@@ -67,6 +67,10 @@ def command(args) -> int:
     except SiteError as exc:
         print(f"ludex: error: {exc}", file=sys.stderr)
         return 2 if "pip install" in str(exc) else 1
+    except OSError as exc:
+        where = exc.filename or args.out
+        print(f"ludex: error: cannot write the site to {where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     games = report.generated.games
     failed = sum(1 for g in games for r in g.runs if r.status != "passed")
     print(f"site: {len(games)} game(s), {len(report.generated.pages)} pages, search index "

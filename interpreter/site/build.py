@@ -204,6 +204,7 @@ def build(out: Optional[Path] = None, rules: Optional[Path] = None, scenarios: O
 
     out = Path(out) if out else default_out()
     docs_dir, site_dir = out / "docs", out / "build"
+    out.mkdir(parents=True, exist_ok=True)      # an unwritable place fails now, before the pages are made
     t0 = time.perf_counter()
     generated = generate(docs_dir, rules, scenarios, docs_src)
     t1 = time.perf_counter()
