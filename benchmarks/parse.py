@@ -2,14 +2,19 @@
 figure is the best of a few repetitions and is CPU time (``time.process_time``, and the children's
 CPU time for fresh processes): on an idle machine wall time is the same, on a busy one it is not.
 
-1. Parsing with positions -- ``interpreter.syntax.parse_rules``: the nesting scan, Lark's LALR parse
-   with ``propagate_positions`` and the AST builder -- in lines per second, for the bundled rules
-   files and for a synthetic 20,000-line file of realistic rule blocks with distinct ids; the ratio to
-   the target of 10,000 lines/s. The time for a 5,000-line file.
-2. Loading the grammar in a fresh process: cold (Lark's cache cleared: the LALR tables are built and
-   the cache written) and warm (read from the cache), in ms, and their ratio. Each process gets a
-   temporary folder of its own as TMPDIR, where Lark keeps its cache, so nothing outside is touched.
-3. ``ludex check`` of one small rules file from a fresh process, warm and cold cache, in ms.
+1. Parsing with positions -- ``interpreter.syntax.parse_rules``: the nesting scan, then the parse
+   tables (Lark's LALR analysis run by ``interpreter/lalr.py``) building the AST at each reduction --
+   in lines per second, for the bundled rules files and for a synthetic 20,000-line file of
+   realistic rule blocks with distinct ids; the ratio to the target of 10,000 lines/s. The time for
+   a 5,000-line file. For comparison, Lark's own parse and the tree walk (still used for a malformed
+   text, to say what is wrong).
+2. Loading the grammar in a fresh process: the parse tables (all a parse needs) and Lark's grammar
+   (needed for a syntax error only), cold (the cache folder empty: Lark analyses the grammar, the
+   tables are taken from it, both are written) and warm (read from the cache), in ms. Each process
+   gets a temporary folder of its own as LUDEX_CACHE_DIR and TMPDIR, so nothing outside is touched.
+3. ``ludex check`` of one small rules file from a fresh process, warm and cold cache, in ms; with
+   the bytecode as this environment leaves it (``PYTHONDONTWRITEBYTECODE`` set: every module
+   compiled from source in every process) and with the bytecode cached, as after ``pip install``.
 
 Run: python benchmarks/parse.py [--repeat N]
 """
@@ -31,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.diagnostics import SourceError  # noqa: E402
 from interpreter.resources import rules_dir  # noqa: E402
-from interpreter.syntax import Builder, _check_nesting, parse_rules, parser  # noqa: E402
+from interpreter.syntax import Builder, _check_nesting, parse_rules, parser, tables  # noqa: E402
 
 TARGET_LINES_PER_SECOND = 10_000
 SMALL_FILE = ROOT / "tests" / "golden" / "parse" / "agot_excerpt.ludex"
@@ -109,11 +114,14 @@ def parse_speed(text: str, path: str, repeat: int) -> tuple[int, float]:
 LOAD = r'''
 import json, sys, time
 start = time.process_time()
-from interpreter.syntax import parser
-imported = time.process_time()
-parser("rules")
-loaded = time.process_time()
-print(json.dumps({"import": imported - start, "grammar": loaded - imported}))
+from interpreter import syntax
+figures = {"import": time.process_time() - start}
+for what in sys.argv[1:]:
+    start = time.process_time()
+    syntax.parser("rules") if what == "lark" else syntax.tables("rules")
+    figures[what] = time.process_time() - start
+figures["lark imported"] = "lark" in sys.modules
+print(json.dumps(figures))
 '''
 
 
@@ -122,16 +130,22 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def fresh_process(args: list, tmpdir: str) -> tuple[float, subprocess.CompletedProcess]:
-    """Run ``python ARGS`` with its own TMPDIR (where Lark keeps its cache); its CPU seconds."""
-    env = dict(os.environ, TMPDIR=tmpdir, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def fresh_process(args: list, cache: str, bytecode: str = "") -> tuple[float, subprocess.CompletedProcess]:
+    """Run ``python ARGS`` with ``cache`` as its cache folder and TMPDIR (where Lark would keep its
+    cache); with ``bytecode``, modules' bytecode is written to and read from that folder. Its CPU
+    seconds."""
+    env = dict(os.environ, TMPDIR=cache, LUDEX_CACHE_DIR=cache,
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = bytecode
     start = children_cpu()
     done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True)
     return children_cpu() - start, done
 
 
-def grammar_load(tmpdir: str) -> dict:
-    seconds, done = fresh_process(["-c", LOAD], tmpdir)
+def load(cache: str, *what: str) -> dict:
+    seconds, done = fresh_process(["-c", LOAD, *what], cache)
     if done.returncode != 0:
         raise SystemExit(f"loading the grammar failed:\n{done.stderr}")
     figures = json.loads(done.stdout)
@@ -139,36 +153,42 @@ def grammar_load(tmpdir: str) -> dict:
     return figures
 
 
-def cache_files(tmpdir: str) -> list:
-    return [p for p in Path(tmpdir).iterdir() if p.name.startswith(".lark_cache")]
-
-
-def grammar_loads(repeat: int) -> tuple[dict, dict]:
-    """The best cold and the best warm load, each in a fresh process."""
-    cold, warm = [], []
+def grammar_loads(repeat: int) -> dict:
+    """The best of each: cold (Lark's analysis, then the tables taken from it, in one process) and
+    warm (the tables alone, Lark's grammar alone, each in a process of its own)."""
+    runs: dict[str, list] = {"cold": [], "tables": [], "lark": []}
     for _ in range(repeat):
-        with tempfile.TemporaryDirectory(prefix="ludex-bench-") as tmpdir:
-            cold.append(grammar_load(tmpdir))
-            if not cache_files(tmpdir):
-                raise SystemExit("the cold load wrote no Lark cache: cannot measure a warm load")
-            warm.append(grammar_load(tmpdir))
-    best = lambda runs: min(runs, key=lambda r: r["grammar"])  # noqa: E731
-    return best(cold), best(warm)
+        with tempfile.TemporaryDirectory(prefix="ludex-bench-") as cache:
+            runs["cold"].append(load(cache, "lark", "tables"))
+            if not list(Path(cache).glob("rules-*.tables")) or not list(Path(cache).glob("lark-rules-*")):
+                raise SystemExit("the cold load wrote no cache: cannot measure a warm load")
+            runs["tables"].append(load(cache, "tables"))
+            runs["lark"].append(load(cache, "lark"))
+    return {
+        "cold lark": min(r["lark"] for r in runs["cold"]),
+        "cold tables": min(r["tables"] for r in runs["cold"]),
+        "warm tables": min(runs["tables"], key=lambda r: r["tables"]),
+        "warm lark": min(runs["lark"], key=lambda r: r["lark"]),
+    }
 
 
-def check_command(repeat: int) -> tuple[float, float, int]:
+def check_command(repeat: int, bytecode: bool) -> tuple[float, float, int]:
     """Seconds for ``ludex check FILE`` in a fresh process, with a warm and with a cold cache."""
     args = ["-m", "interpreter.cli", "check", str(SMALL_FILE)]
     warm, cold, code = [], [], 0
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory(prefix="ludex-bench-") as tmpdir:
-            seconds, done = fresh_process(args, tmpdir)
-            cold.append(seconds)
-            seconds, done = fresh_process(args, tmpdir)
-            warm.append(seconds)
-            code = done.returncode
-            if code != 0:
-                print(done.stdout + done.stderr, file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="ludex-bench-pyc-") as pyc:
+        if bytecode:
+            with tempfile.TemporaryDirectory(prefix="ludex-bench-") as cache:
+                fresh_process(args, cache, pyc)                    # writes the bytecode
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory(prefix="ludex-bench-") as cache:
+                seconds, done = fresh_process(args, cache, pyc if bytecode else "")
+                cold.append(seconds)
+                seconds, done = fresh_process(args, cache, pyc if bytecode else "")
+                warm.append(seconds)
+                code = done.returncode
+                if code != 0:
+                    print(done.stdout + done.stderr, file=sys.stderr)
     return min(warm), min(cold), code
 
 
@@ -182,6 +202,7 @@ def main(argv=None) -> int:
     repeat = max(1, args.repeat)
     ms = lambda s: f"{s * 1000:8.1f} ms"  # noqa: E731
 
+    tables("rules")
     parser("rules")
     print(f"parsing with positions (parse_rules, AST included), CPU time, best of {repeat}; "
           f"target {TARGET_LINES_PER_SECOND:,} lines/s")
@@ -200,36 +221,43 @@ def main(argv=None) -> int:
         rate = total_lines / total_seconds
         print(f"  {'bundled rules, together':<26} {total_lines:7,} lines {ms(total_seconds)} {rate:10,.0f} lines/s"
               f"   ratio to target: {rate / TARGET_LINES_PER_SECOND:.2f}")
+    whole = {}
     for size in (20_000, 5_000):
         text = synthetic(size)
-        lines, seconds = parse_speed(text, f"<synthetic {size}>", repeat)
+        lines, seconds = whole[size] = parse_speed(text, f"<synthetic {size}>", repeat)
         rate = lines / seconds
         print(f"  {'synthetic ' + format(lines, ',') + ' lines':<26} {lines:7,} lines {ms(seconds)} "
               f"{rate:10,.0f} lines/s   ratio to target: {rate / TARGET_LINES_PER_SECOND:.2f}")
 
-    # Where the time of the 20,000-line parse goes: the nesting scan, Lark (tokens, LALR, tree with
-    # positions) and the AST builder.
+    # Where the time of the 20,000-line parse goes, and what Lark's own parse and the tree walk
+    # (the path a malformed text takes) would take for it.
     text = synthetic(20_000)
+    lines = text.count("\n") + 1
+    whole = whole[20_000][1]
     scan = best_time(lambda: _check_nesting(text, "<scan>"), repeat)
-    tree = parser("rules").parse(text)
-    lark = best_time(lambda: parser("rules").parse(text), repeat)
-    build = best_time(lambda: Builder("<build>").build(tree), repeat)
-    whole = scan + lark + build
-    print(f"  where the 20,000 lines go: nesting scan {scan / whole:.0%}, Lark parse with positions "
-          f"{lark / whole:.0%} ({text.count(chr(10)) / lark:,.0f} lines/s alone), AST builder {build / whole:.0%}")
+    lark = best_time(lambda: Builder("<lark>").build(parser("rules").parse(text)), repeat)
+    print(f"  where the 20,000 lines go: nesting scan {scan / whole:.0%}, tables and AST builder "
+          f"{max(0.0, whole - scan) / whole:.0%}")
+    print(f"  Lark's own parse and tree walk instead: {lines / lark:,.0f} lines/s, "
+          f"{lark / whole:.1f}x the time of parse_rules")
 
     print(f"\ngrammar load in a fresh process (rules.lark, LALR, contextual lexer), CPU time, best of {repeat}")
-    cold, warm = grammar_loads(repeat)
-    print(f"  cold, Lark cache cleared   {ms(cold['grammar'])}   (import {ms(cold['import']).strip()}, "
-          f"whole process {ms(cold['process']).strip()})")
-    print(f"  warm, from Lark's cache    {ms(warm['grammar'])}   (import {ms(warm['import']).strip()}, "
-          f"whole process {ms(warm['process']).strip()})")
-    print(f"  cold / warm: {cold['grammar'] / warm['grammar']:.1f}x")
+    loads = grammar_loads(repeat)
+    warm, lark = loads["warm tables"], loads["warm lark"]
+    print(f"  parse tables, warm (read)       {ms(warm['tables'])}   (import {ms(warm['import']).strip()}, "
+          f"whole process {ms(warm['process']).strip()}, Lark imported: {'yes' if warm['lark imported'] else 'no'})")
+    print(f"  parse tables, cold (from Lark)  {ms(loads['cold tables'])}   (after Lark's analysis)")
+    print(f"  Lark's grammar, warm (cache)    {ms(lark['lark'])}   (for syntax errors only; "
+          f"whole process {ms(lark['process']).strip()})")
+    print(f"  Lark's grammar, cold (analysis) {ms(loads['cold lark'])}")
 
     print(f"\nludex check {SMALL_FILE.relative_to(ROOT)} ({SMALL_FILE.read_text().count(chr(10))} lines) "
           f"in a fresh process, CPU time, best of {repeat}")
-    warm_check, cold_check, code = check_command(repeat)
-    print(f"  warm cache {ms(warm_check)}   cold cache {ms(cold_check)}   exit code {code}")
+    for bytecode in (False, True):
+        warm_check, cold_check, code = check_command(repeat, bytecode)
+        label = "bytecode cached      " if bytecode else (
+            "no bytecode written  " if os.environ.get("PYTHONDONTWRITEBYTECODE") else "bytecode as it is    ")
+        print(f"  {label} warm cache {ms(warm_check)}   cold cache {ms(cold_check)}   exit code {code}")
     return 0
 
 

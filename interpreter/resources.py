@@ -1,8 +1,11 @@
 """Where the bundled grammar, rules and scenarios are: beside the package in a checkout or an
-editable install, inside it (``interpreter/_bundled``) in a wheel."""
+editable install, inside it (``interpreter/_bundled``) in a wheel. And where computed files are
+cached: in the user's cache folder, never in the package."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -30,3 +33,28 @@ def scenarios_dir() -> Path:
 def bundled_games() -> list[str]:
     """The key of every bundled game: one ``rules/<game>.ludex`` file each."""
     return sorted(p.stem for p in rules_dir().glob("*.ludex"))
+
+
+def cache_dir() -> Path:
+    """Where Ludex keeps what it computes once per grammar version (parse tables, Lark's cache):
+    ``$LUDEX_CACHE_DIR``, else the user's cache folder (``$XDG_CACHE_HOME/ludex``, ``~/.cache/ludex``,
+    ``%LOCALAPPDATA%\\ludex`` on Windows). It may not exist or not be writable: callers carry on
+    without it."""
+    chosen = os.environ.get("LUDEX_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "ludex"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ludex"
+
+
+def prune(folder: Path, pattern: str, keep: int = 6) -> None:
+    """Remove all but the ``keep`` newest files matching ``pattern`` from a cache folder: what older
+    versions of a grammar left (a few stay: other checkouts may still use them)."""
+    try:
+        files = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in files[keep:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -1,24 +1,30 @@
 """Parse: source text in, an AST ``Module`` (or positioned syntax diagnostics) out.
 
-The one facade over Lark. The grammars in ``grammar/*.lark`` are loaded once per process (LALR with
-the contextual lexer, cached on disk by Lark); parse trees are turned into AST nodes bottom-up
-without recursion, so deep nesting cannot overflow the Python stack; Lark exceptions never escape.
+The one facade over Lark. The grammars in ``grammar/*.lark`` are analysed by Lark (LALR with the
+contextual lexer) once per grammar version and their tables kept in the user's cache folder; the
+tables run without Lark (``lalr.py``), the builder's methods making AST nodes at each reduction,
+without recursion, so deep nesting cannot overflow the Python stack. Lark itself is loaded only for
+a malformed text: its exception is what the diagnostic is made from. Lark exceptions never escape.
 """
 
 from __future__ import annotations
 
-import difflib
+import gc
 import re
-import textwrap
-from functools import lru_cache
+import sys
+import zlib
+from functools import lru_cache, partial
 from pathlib import Path
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
 
 from . import ast as A
+from . import lalr
 from .diagnostics import SOURCES, Diagnostic, Related, SourceError
-from .resources import grammar_dir
+from .resources import cache_dir, grammar_dir, prune
+
+if TYPE_CHECKING:
+    from lark import Lark, Tree
+    from lark.exceptions import UnexpectedInput
 
 #: Deeper nesting of braces, brackets or parentheses than this is refused with a positioned error.
 MAX_NESTING = 64
@@ -26,18 +32,47 @@ MAX_NESTING = 64
 
 @lru_cache(maxsize=None)
 def parser(start: str = "rules") -> Lark:
-    """The LALR parser for ``rules.lark`` or ``scenario.lark``, built once and cached."""
+    """The Lark LALR parser for ``rules.lark``, ``scenario.lark`` or ``log.lark``, built once and
+    cached in the cache folder (where Lark keeps its caches if that cannot be made)."""
+    from lark import Lark
     path = grammar_dir() / f"{start}.lark"
-    return Lark(
+    folder = cache_dir()
+    name = f"lark-{start}-{zlib.crc32(_grammar(start)):08x}-py{sys.version_info[0]}{sys.version_info[1]}.cache"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        cache = str(folder / name)
+    except OSError:
+        cache = True
+    lark = Lark(
         path.read_text(encoding="utf-8"),
         parser="lalr",
         lexer="contextual",
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,
+        cache=cache,
         import_paths=[str(grammar_dir())],
         source_path=str(path),
     )
+    prune(folder, f"lark-{start}-*.cache")
+    return lark
+
+
+@lru_cache(maxsize=None)
+def tables(start: str = "rules") -> lalr.Tables | None:
+    """The parse tables of a grammar, from the cache folder or else from Lark's analysis (then
+    written there). None if the grammar uses something the tables cannot reproduce: then every text
+    is parsed by Lark."""
+    return lalr.cached(cache_dir(), start, _grammar(start), lambda: lalr.extract(parser(start), _RAW_TEXT))
+
+
+@lru_cache(maxsize=None)
+def _grammar(start: str) -> bytes:
+    """What a grammar's parser is made from: the grammar files, and which children reach the
+    builder as source text."""
+    material = [f"{start} {_RAW_TEXT!r}".encode()]
+    for path in sorted(grammar_dir().glob("*.lark")):
+        material += [path.name.encode(), path.read_bytes()]
+    return b"\0".join(material)
 
 
 # ------------------------------------------------------------------ mistakes table
@@ -141,6 +176,7 @@ def _mistake_states(start: str) -> tuple:
     Lark's own ``match_examples`` compares whole parser stacks, so a snippet written at the top level
     never matched the same mistake made one block deeper; here only the LR state and what it accepts
     are compared. The snippets are rules files: other grammars get no labels from them."""
+    from lark.exceptions import UnexpectedInput
     failures = []
     for label, snippets in (MISTAKES.items() if start == "rules" else ()):
         for snippet in snippets:
@@ -193,6 +229,19 @@ def parse_with(start: str, builder, text: str, path: str):
     raise ``SourceError`` with positioned diagnostics if it is malformed."""
     SOURCES.add(path, text)
     _check_nesting(text, path)
+    fast = tables(start)
+    if fast is not None:
+        # A parse makes a great many objects and frees few: the collector would only walk them.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return fast.parse(text, builder(path), partial(A.Span, path))
+        except lalr.Unparsed:
+            pass                        # malformed: Lark says where and what it expected
+        finally:
+            if collecting:
+                gc.enable()
+    from lark.exceptions import UnexpectedInput
     try:
         tree = parser(start).parse(text)
     except UnexpectedInput as exc:
@@ -326,6 +375,8 @@ def _expected_words(expected, start: str = "rules") -> str:
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -> Diagnostic:
+    from lark import Token
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     token = getattr(exc, "token", None)
@@ -393,6 +444,7 @@ def _misspelled_statement(text: str, offset: int) -> str:
     """A statement began with a name that no keyword is: suggest the keyword it resembles."""
     match = _WORD_BEFORE.search(text, 0, offset)
     if match:
+        import difflib
         close = difflib.get_close_matches(match.group(1), STATEMENT_WORDS, n=1, cutoff=0.6)
         if close:
             return f"'{match.group(1)}' is not a keyword; did you mean '{STATEMENT_WORDS[close[0]]}'?"
@@ -417,7 +469,7 @@ def _enclosing_rule(text: str, offset: int) -> str:
 
 def _span(path: str, meta_or_token) -> A.Span:
     m = meta_or_token
-    if isinstance(m, Token):
+    if isinstance(m, str):                  # a token: Lark's or the tables' (lalr.Token)
         return A.Span(path, m.line, m.column, m.end_line, m.end_column)
     if getattr(m, "empty", True):
         return A.Span(path, 0, 0, 0, 0)
@@ -441,6 +493,7 @@ _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 def unquote_lines(token: str) -> str:
     """The value of a string literal whose lines matter (a board's drawing): quotes removed, escapes
     resolved, the common indentation and the blank lines around it removed, each line kept."""
+    import textwrap
     body = token[3:-3] if token.startswith('"""') else token[1:-1]
     body = _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
     lines = textwrap.dedent(body).splitlines()   # tabs stay: the board refuses them
@@ -451,8 +504,9 @@ def unquote_lines(token: str) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-#: Grammar rules whose string child (by index) keeps its lines instead of becoming paragraphs.
-_KEEPS_LINES = {"board": (1,)}
+#: Grammar rules whose string child (by index) reaches the builder as its source text, quotes and
+#: all: a board's drawing keeps its lines instead of becoming paragraphs.
+_RAW_TEXT = {"board": (1,)}
 
 
 def _dedent(body: str) -> str:
@@ -462,18 +516,20 @@ def _dedent(body: str) -> str:
 
 
 class Builder:
-    """Builds AST nodes from a Lark tree, bottom-up and without recursion."""
+    """Builds AST nodes, one ``t_<rule>`` method per grammar rule: at each reduction of the parse
+    tables (``lalr.Tables.parse``), or bottom-up from a Lark tree (``build``), without recursion."""
 
     def __init__(self, path: str):
         self.path = path
 
     def build(self, tree: Tree, expect=None):
+        from lark import Tree
         built: dict[int, object] = {}
         for subtree in tree.iter_subtrees():
             children = [built[id(c)] if isinstance(c, Tree) else c for c in subtree.children]
             name = subtree.data.split("__")[-1] if isinstance(subtree.data, str) else subtree.data.value
-            for index in _KEEPS_LINES.get(name, ()):
-                children[index] = unquote_lines(str(subtree.children[index].children[0]))
+            for index in _RAW_TEXT.get(name, ()):
+                children[index] = str(subtree.children[index].children[0])
             handler = getattr(self, "t_" + name.rstrip("_"), None)
             span = _span(self.path, subtree.meta)
             if handler is None:
@@ -672,7 +728,7 @@ class Builder:
         return (int(ch[0]), ch[1])
 
     def t_board(self, span, ch):
-        return A.Board(span, str(ch[0]), ch[1])
+        return A.Board(span, str(ch[0]), unquote_lines(ch[1]))
 
     # -- rules
     def t_outside(self, span, ch):
