@@ -2,11 +2,19 @@
 
 The pipeline, one module per pass:
 
-    syntax.py    text -> AST (parse, with positioned syntax diagnostics)
-    checks.py    AST -> game definition + static diagnostics
-    engine/      game definition -> compiled procedure -> play, trace
-    scenarios    scenario files -> runs -> expectations met or not
-    cli.py       the `ludex` command
+    syntax.py      text -> AST (parse, with positioned syntax diagnostics); lalr.py runs the grammar's
+                   LALR tables (from Lark, cached per grammar version) and builds the AST as it goes
+    model.py       the AST of a game's files -> one game definition
+    checks.py      game definition -> static diagnostics
+    compiler.py    game definition -> closures for statements, once per game definition;
+    codegen.py     expressions, named values, requirements and state checks written as Python source
+    engine.py      compiled rules + players + agents -> a game in play: state, decisions, trace
+    scenarios.py   scenario files -> runs -> expectations met or not
+    compliance.py  game logs -> replayed against the rules; random games simulated
+    formatter.py   AST -> canonical source (``ludex fmt``)
+    site/          rules and scenarios -> the rules site
+    diagnostics.py every error, rendered in one place
+    cli.py         the ``ludex`` command
 """
 
 __version__ = "0.1.0"
