@@ -1,8 +1,11 @@
 """Whole games of rules/nightmare.ludex (The Nightmare Before Christmas TCG, Round Order) played by
 random agents: every game runs exactly twelve Rounds (one per Day Counter), ends with winners chosen
-by the Scare Point tally, and keeps the state's invariants."""
+by the Scare Point tally, and keeps the state's invariants; and no seat is dealt a game it cannot win
+(the illustrative decks are mirror images: see the note on rule setup)."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
@@ -20,16 +23,34 @@ def nightmare():
     return loaded.game
 
 
-def play(gamedef, seed: int) -> Game:
-    count = 2 + seed % 3                      # 2, 3 and 4 players in turn
+def play(gamedef, seed: int, count: int | None = None) -> Game:
+    count = count or 2 + seed % 3             # 2, 3 and 4 players in turn
     game = Game(gamedef, [f"p{i + 1}" for i in range(count)], RandomAgent(seed), seed=seed)
     game.run()
     return game
 
 
+OUTCOMES: dict = {}     # (seed, players) -> outcome, kept by the whole-game test so as not to replay it
+
+
+def summarise(game: Game) -> tuple:
+    """(players, winners, Scare Points tallied, card plays by player) of a finished game."""
+    names = tuple(p.name for p in game.state.players)
+    played = Counter(e.player for e in game.trace if e.kind == "play" and e.data.get("action") == "play-card")
+    return (names, tuple(p.name for p in game.winners),
+            {p.name: p.fields["scare-points"] for p in game.state.players}, played)
+
+
+def outcome(gamedef, seed: int, count: int) -> tuple:
+    if (seed, count) not in OUTCOMES:
+        OUTCOMES[seed, count] = summarise(play(gamedef, seed, count))
+    return OUTCOMES[seed, count]
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_game_lasts_twelve_rounds_and_ends_with_winners(nightmare, seed):
     game = play(nightmare, seed)
+    OUTCOMES[seed, 2 + seed % 3] = summarise(game)
     state = game.state
     assert game.over
     assert game.winners, "the tally names at least one winner"
@@ -63,3 +84,23 @@ def test_same_seed_same_game(nightmare):
     a = [e.as_json() for e in play(nightmare, 5).trace]
     b = [e.as_json() for e in play(nightmare, 5).trace]
     assert a == b
+
+
+def test_every_seat_wins_some_two_player_games(nightmare):
+    """Seat 1 used to win every game: the even seats' Starting Locale drew cards but added no Pumpkin
+    Points, so they could never pay for a card. Over seeds 1-200 each seat wins, about as often."""
+    wins = Counter(w for seed in SEEDS for w in outcome(nightmare, seed, 2)[1])
+    assert set(wins) == {"p1", "p2"}, wins
+    assert min(wins.values()) >= len(SEEDS) // 4, wins      # about half each; a seat-decided game gives 0
+
+
+def test_every_seat_plays_cards_and_scores(nightmare):
+    """Every seat of 2-, 3- and 4-player games (the whole-game test's seeds) wins some, scores in most
+    and plays cards."""
+    for count in (2, 3, 4):
+        seeds = [s for s in SEEDS if 2 + s % 3 == count]
+        results = [outcome(nightmare, s, count) for s in seeds]
+        for seat in results[0][0]:
+            assert any(seat in winners for _, winners, _, _ in results), (count, seat)
+            assert sum(points[seat] > 0 for _, _, points, _ in results) > len(seeds) // 2, (count, seat)
+            assert sum(played[seat] for *_, played in results) > 0, (count, seat)
