@@ -102,7 +102,7 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 if step.args[0] not in gamedef.rules:
                     err("C001", f"there is no rule {step.args[0]}", step.args[2], near(step.args[0], gamedef.rules))
             elif step.kind == "expect-trace":
-                for rid, span in step.args:
+                for rid, _, span in step.args:
                     if rid not in gamedef.rules:
                         err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
             elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
@@ -349,15 +349,25 @@ class Runner:
                 self.fail(step, "a play was refused, but not as expected", f"rule {rule}" + (f": {message}" if message else ""),
                           f"rule {self.refusal.rule}: {self.refusal.message}")
         elif kind == "expect-trace":
-            wanted = [rid for rid, _ in step.args]
-            cited = [e.rule for e in game.trace if e.rule]
+            # each item in turn: an event citing the rule (and saying the words, when given), later
+            # in the trace than the event that met the item before it
+            wanted = [(rid, words) for rid, words, _ in step.args]
             i = 0
-            for rid in cited:
-                if i < len(wanted) and rid == wanted[i]:
+            for event in game.trace:
+                if i < len(wanted) and event.rule == wanted[i][0] and wanted[i][1] in event.text:
                     i += 1
             if i < len(wanted):
-                self.fail(step, "the trace does not cite these rules in this order", ", ".join(wanted),
-                          _compress(cited))
+                def item(rid, words):
+                    return rid + (f' "{words}"' if words else "")
+                described = ", ".join(item(rid, words) for rid, words in wanted)
+                if any(words for _, words in wanted):
+                    missing = f"no event cites {wanted[i][0]}" + (f' saying "{wanted[i][1]}"' if wanted[i][1] else "")
+                    after = f" after the one matching {item(*wanted[i - 1])}" if i else ""
+                    self.fail(step, "the trace does not have these events in this order", described,
+                              missing + after)
+                else:
+                    self.fail(step, "the trace does not cite these rules in this order", described,
+                              _compress([e.rule for e in game.trace if e.rule]))
         elif kind == "expect-offered":
             who, labels = step.args
             decision = self.script.offered.get(who)

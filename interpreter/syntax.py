@@ -1094,7 +1094,10 @@ class ScenarioBuilder(Builder):
         return A.Step(span, "expect-refused", (str(ch[0]), ch[1] or "", self.sp(ch[0])))
 
     def t_expect_trace(self, span, ch):
-        return A.Step(span, "expect-trace", tuple((str(c), self.sp(c)) for c in ch))
+        return A.Step(span, "expect-trace", tuple(ch))
+
+    def t_trace_item(self, span, ch):
+        return (str(ch[0]), ch[1] or "", self.sp(ch[0]))
 
     def t_expect_offered(self, span, ch):
         return A.Step(span, "expect-offered", (str(ch[0]), tuple(ch[1:])))

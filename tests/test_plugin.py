@@ -115,3 +115,31 @@ def test_collection_order_is_deterministic(pytester):
     first = pytester.runpytest("--collect-only", "-q", "scenarios").stdout.lines
     second = pytester.runpytest("--collect-only", "-q", "scenarios").stdout.lines
     assert [l for l in first if "::" in l] == [l for l in second if "::" in l]
+
+
+def test_expect_trace_with_words_checks_the_order_of_events_within_a_rule(pytester):
+    make_project(pytester, '''
+    scenario "Ann gains before Bob" {
+      question "In what order do the players gain?"
+      answer "In player order: Ann, then Bob (rule 1)."
+      cite 1
+      players ann, bob
+      run 1
+      expect trace 1 "ann's gold: 0 -> 2", 1 "bob's gold: 0 -> 2"
+    }
+
+    scenario "Bob before Ann, wrongly" {
+      question "Does Bob gain first?"
+      answer "This expectation is deliberately wrong."
+      cite 1
+      players ann, bob
+      run 1
+      expect trace 1 "bob's gold", 1 "ann's gold"
+    }
+    ''')
+    result = pytester.runpytest("scenarios")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*the trace does not have these events in this order*",
+        "*actual:   no event cites 1 saying \"ann's gold\" after the one matching 1 \"bob's gold\"*",
+    ])
