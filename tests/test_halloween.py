@@ -8,6 +8,13 @@ winner: Myers alone, or the Victims as a group.
 The 200-seed sweep is over the ~60 s budget: about 66 s of CPU (0.05 s of it per game is building the
 board), 100 s of wall time on a busy 2-core machine. It is split into 10 blocks of 20 seeds (so that
 ``pytest -n N`` shares them out) and marked ``slow``; ``pytest -m "not slow"`` leaves it out.
+
+Random games all end on Myers' last line: random Victims search about 2.5 times a game and never draw
+deeper than the 4th card of a Search deck, while each Key Item lies 5th to 9th (among the last 4
+cards of its deck), and a Victims' escape needs three of them (Tommy, Lindsey, a car key). The win is
+reachable all the same: ``test_every_key_item_can_be_dug_out`` below, the scenario "The Victims' win is
+reachable in play" (scenarios/halloween/game-end.scenario) and the whole game the Victims win,
+scenarios/logs/halloween/legal-victims-escape.log (replayed by tests/test_compliance.py).
 """
 
 from __future__ import annotations
@@ -64,3 +71,41 @@ def test_random_games_with_more_players_end_with_a_winner(players):
 def test_a_seed_replays_the_same_game():
     first, second = play(7, 2), play(7, 2)
     assert [(e.rule, e.text) for e in first.trace] == [(e.rule, e.text) for e in second.trace]
+
+
+class _SetUpDone(Exception):
+    """Raised at the first play of the game: set-up is over."""
+
+
+def set_up(seed: int, players: int) -> Game:
+    """The state ``ludex run halloween --seed SEED --players PLAYERS`` has when its first turn begins."""
+    random_agent = RandomAgent(seed)
+
+    def agent(game, decision):
+        if decision.kind == "play":
+            raise _SetUpDone()
+        return random_agent(game, decision)
+
+    game = Game(halloween(), [f"p{i + 1}" for i in range(players)], agent, seed=seed)
+    with pytest.raises(_SetUpDone):
+        game.run()
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_key_item_can_be_dug_out(players):
+    """Each Search deck holds one Key Item among its last 4 cards (setup.game-board), and its quadrant's
+    Search tokens, searched twice each (search side, then found side: victim-actions.search), are enough
+    to draw the whole deck: no Key Item is out of the Victims' reach."""
+    for seed in range(1, 21):
+        state = set_up(seed, players).state
+        keys = []
+        for q in ["red", "green", "purple", "orange"]:
+            deck = state.zones[f"{q}-deck"].cards
+            places = [i for i, c in enumerate(deck) if c.attrs["kind"] == "key item"]
+            assert len(places) == 1 and places[0] >= len(deck) - 4, (seed, q, [c.title for c in deck])
+            keys.append(deck[places[0]].title)
+            tokens = [t for t in state.zones["search-tokens"].cards if t.attrs["colour"] == q]
+            assert not any(t.attrs["found"] for t in tokens)
+            assert 2 * len(tokens) >= len(deck), (seed, q)
+        assert sorted(keys) == ["Blue Car Key", "Lindsey", "Tommy", "Yellow Car Key"], seed
