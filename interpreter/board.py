@@ -279,7 +279,10 @@ class Board:
     # -- spaces
     def space(self, name) -> Space:
         """The space with this name; ``BoardError`` if the board has none."""
-        s = self._by_name.get(str(name)) if isinstance(name, str) else None
+        if type(name) is Space or type(name) is str:      # hashed and compared as its text: no copy
+            s = self._by_name.get(name)
+        else:
+            s = self._by_name.get(str(name)) if isinstance(name, str) else None
         if s is None:
             raise BoardError(f"there is no space {name!r} on this board "
                              f"(columns A-{self.columns[-1]}, rows 1-{self.height})")
@@ -296,8 +299,12 @@ class Board:
     def neighbour(self, s, facing: str) -> Optional[Space]:
         """The space next to s in the direction ``facing``, or None at the board's edge."""
         s = self.space(s)
-        dx, dy = _DELTA[check_facing(facing)]
-        return self.at(s.col + dx, s.row + dy)
+        delta = _DELTA.get(facing) if type(facing) is str else None
+        dx, dy = delta if delta is not None else _DELTA[check_facing(facing)]
+        col, row = s.col + dx, s.row + dy
+        if 0 <= col < self.width and 1 <= row <= self.height:      # ``at``
+            return self.spaces[(row - 1) * self.width + col]
+        return None
 
     def neighbours(self, s, through: Optional[Iterable[str]] = None) -> list[Space]:
         """The orthogonal neighbours of s (north, east, south, west order); with ``through``, only those
@@ -325,9 +332,9 @@ class Board:
                 return "outside"
             b = other
         b = self.space(b)
-        if not self.adjacent(a, b):
+        if abs(a.col - b.col) + abs(a.row - b.row) != 1:          # not ``adjacent``
             return None
-        return self._edges.get(frozenset((a, b)), "open")
+        return self._edges.get(frozenset((a, b)), "open") if self._edges else "open"
 
     def crossing(self, a, b) -> Optional[str]:
         """What moving from a to its neighbour b costs: "free" (open, door), "action" (window, hedge)

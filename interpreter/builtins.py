@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from .state import Zone
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -131,6 +133,8 @@ def opponents(game, player):
 @builtin("size", 1, returns="number")
 def size(game, xs):
     """How many cards a zone holds, or how many items a list has."""
+    if type(xs) is Zone:
+        return len(xs.cards)
     if hasattr(xs, "cards"):
         return len(xs.cards)
     return len(xs)

@@ -9,14 +9,19 @@ are Python operators, and only attribute reads and built-ins remain calls.
 In: an expression node (``ast.py``). Out: ``fn(frame) -> value`` with the closures' exact meaning,
 or ``None`` when the expression is too simple to gain from it (a name, a number). Sub-expressions
 this module does not write as source are compiled as closures and called from the source; a closure
-reads names from the frame, so it is used only where no quantifier variable is in scope.
+reads names from the frame, so it is used only where no quantifier variable is in scope. Also
+written here: a named value, a play's requirements and its legal arguments, a state check's poll,
+and an expression as source text for a function ``blocks.py`` writes (``inline``). A short value
+whose arguments are Python locals is written where it is read instead of called.
 """
 
 from __future__ import annotations
 
+import ast
+
 from . import ast as A
-from .builtins import BUILTINS
-from .state import Card, Player, Zone
+from .builtins import BUILTINS, CONSTANTS
+from .state import Card, Player, Zone, words
 
 # Nodes with nothing to gain: one closure call already.
 _LEAVES = (A.Number, A.Text, A.Constant, A.This, A.Name)
@@ -40,8 +45,7 @@ def _item(span):
     def item(xs, i, f):
         xs = _as_list(xs)
         if not isinstance(i, int) or not 0 <= i < len(xs):
-            from .engine import _words
-            raise f.game.error(f"there is no item {_words(i)} in a list of {len(xs)}", f.rule, span)
+            raise f.game.error(f"there is no item {words(i)} in a list of {len(xs)}", f.rule, span)
         return xs[i]
     return item
 
@@ -68,6 +72,20 @@ def _worth_remembering(body) -> bool:
     return False
 
 
+#: The longest body of a value written where it is read (longer ones are called: written twice, the
+#: code would grow).
+_IN_PLACE_LENGTH = 400
+
+
+def _is_literal(source: str) -> bool:
+    """Whether Python source is a number or a text literal (as ``repr`` writes them)."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return False
+    return type(value) in (int, float, str) and repr(value) == source
+
+
 class _NotWritten(Exception):
     """A sub-expression that reads a quantifier's variable cannot be handed to a closure."""
 
@@ -82,6 +100,15 @@ def _as_list(value) -> list:
     if isinstance(value, tuple):
         return list(value)
     return [value]
+
+
+def _choices(pool) -> list:
+    """The choices a play's parameter ranges over: a zone's cards, or the items of a list."""
+    return list(pool.cards) if isinstance(pool, Zone) else list(pool)
+
+
+#: A requirement not yet worked out.
+_UNSET = object()
 
 
 def _member(item, pool) -> bool:
@@ -101,24 +128,50 @@ def _best(kind: str, scored: list) -> list:
 
 class ExpressionWriter:
     """Writes expressions as the source of Python functions and compiles them: one expression
-    (``expression(f)``), a named value (``value(f, *params)``), or a play's requirements in order
-    (``failing(f)``: the index of the first that does not hold, or -1)."""
+    (``expression(f)``), a named value (``value(f, *params)``), a play's requirements in order
+    (``failing(f)``: the index of the first that does not hold, or -1), a play's legal arguments
+    (``legal(game, player)``) or a state check's poll (``poll(f)``)."""
 
     def __init__(self, compiler):
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
         self.env: dict = {"_as_list": _as_list, "_member": _member, "_best": _best, "_Card": Card,
-                          "_Player": Player, "_Frame": None, "_VALUES": self.values}
+                          "_Player": Player, "_Frame": None, "_VALUES": self.values, "_choices": _choices,
+                          "_UNSET": _UNSET}
         self.locals = 0
+        self.in_place: set = set()    # the values being written (one reading itself is called)
+        #: the names of the zones and rows each player has
+        self.player_zones = {f.name for f in compiler.gamedef.fields.values()
+                             if f.scope == "player" and f.kind in ("zone", "row")}
         self.in_iterable = 0      # inside a comprehension's iterable, where ``:=`` is not allowed
         self.in_value = False     # writing a value's body: no variables but its parameters
         self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
 
-    def _define(self, source: str, name: str, span):
+    def define(self, source: str, name: str, span):
+        """Compile a function's source among the constants written so far; return the function."""
         from .engine import Frame
         self.env["_Frame"] = Frame
         exec(compile(source, f"<rules at {span.path}:{span.line}>", "exec"), self.env)
         return self.env[name]
+
+    def inline(self, x, scope=None, test: bool = False) -> str:
+        """An expression as Python source to write into a function that has ``f`` (the frame), ``_V``
+        (its variables) and ``_G`` (the game); a call of its closure where it cannot be written.
+        ``scope``: variables of the frame that the function also holds in Python locals (name ->
+        local), read from those. ``test``: only whether it holds is asked (``test``)."""
+        outer = self.in_value, self.frame_needed, self.in_iterable
+        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        try:
+            return self.test(x, scope or {}) if test else self.write(x, scope or {})
+        except _NotWritten:
+            return f"{self.constant(self.compiler.closure(x))}(f)"
+        finally:
+            self.in_value, self.frame_needed, self.in_iterable = outer
+
+    def local(self, prefix: str) -> str:
+        """A name for a Python local of a written function, used nowhere else."""
+        self.locals += 1
+        return f"{prefix}{self.locals}"
 
     def compile(self, x):
         """``fn(frame) -> value``, or None for an expression with nothing to gain (a leaf)."""
@@ -132,7 +185,7 @@ class ExpressionWriter:
             return None
         finally:
             self.in_value, self.frame_needed, self.in_iterable = outer
-        return self._define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    return {body}\n",
+        return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    return {body}\n",
                             "expression", x.span)
 
     def value(self, v):
@@ -147,11 +200,13 @@ class ExpressionWriter:
         scope = {name: local for name, local in zip(v.params, params)}
         outer = self.in_value, self.frame_needed, self.in_iterable
         self.in_value, self.frame_needed, self.in_iterable = True, False, 0
+        self.in_place.add(v.name)
         try:
             body = self.write(v.body, scope)
             frame_needed = self.frame_needed
         finally:
             self.in_value, self.frame_needed, self.in_iterable = outer
+            self.in_place.discard(v.name)
         args = "".join(p + ", " for p in params)
         into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
         lines = [f"def value(f{''.join(', ' + p for p in params)}):",
@@ -173,7 +228,7 @@ class ExpressionWriter:
         lines += [f"    if {v.name!r} in _G.modified:",
                   f"        return _G.apply_modifiers(('value', {v.name!r}, ({args})), _value)",
                   "    return _value"]
-        fn = self._define("\n".join(lines) + "\n", "value", v.span)
+        fn = self.define("\n".join(lines) + "\n", "value", v.span)
         self.values[v.name] = fn
         return fn
 
@@ -186,10 +241,73 @@ class ExpressionWriter:
             if is_let:
                 lines.append(f"    _V[{stmt.var!r}] = {self.write(stmt.value, {})}")
             else:
-                lines.append(f"    if not {self.write(stmt.condition, {})}:")
+                lines.append(f"    if not {self.test(stmt.condition, {})}:")
                 lines.append(f"        return {i}")
         lines.append("    return -1")
-        return self._define("\n".join(lines) + "\n", "failing", span)
+        return self.define("\n".join(lines) + "\n", "failing", span)
+
+    def legal(self, action, checks, rule: str):
+        """``legal(game, player) -> [args, ...]`` for a play: every combination of its choices (the
+        first parameter's outermost) for which each requirement holds, in order; for each other
+        combination, the cite of the first requirement that does not hold is exercised.
+
+        ``checks``: the play's ``let`` and ``require`` lines, ``(is_let, statement)`` pairs in the
+        order ``requirements`` takes them. Each combination is looked at with fresh variables (the
+        player and the choices), as ``requirements`` would be called with them. A line that reads no
+        choice (only the player and the state) gives every combination the same answer, since the
+        state stands still while plays are offered: it is worked out once, when first reached."""
+        actor, params = action.actor, [p.name for p in action.params]
+        lines = ["def legal(_G, player):",
+                 f"    f = _Frame(_G, {{{actor!r}: player}}, {rule!r})",
+                 "    _V = f.vars"]
+        scope = {actor: "player"}
+        for i, param in enumerate(action.params):
+            if param.domain is not None:
+                lines.append(f"    _pool{i} = _choices({self.inline(param.domain, scope)})")
+            else:
+                lines.append(f"    _pool{i} = {'list(_G.state.players)' if param.type == 'player' else '[]'}")
+        lines.append("    _legal = []")
+        reads_choice = set(params)        # names whose value differs from one combination to another
+        scope.update({p: f"_c{i}" for i, p in enumerate(params)})
+        once = []
+        body = []
+        for i, (is_let, stmt) in enumerate(checks):
+            expr = stmt.value if is_let else stmt.condition
+            varies = bool(_names_in(expr) & reads_choice)
+            value = self.inline(expr, scope, test=not is_let)
+            if is_let:
+                local = f"_let{i}"
+                if varies:
+                    reads_choice.add(stmt.var)
+                    body.append(f"{local} = _V[{stmt.var!r}] = {value}")
+                else:
+                    known = f"_once{i}"
+                    once.append(known)
+                    body += [f"if {known} is _UNSET:", f"    {known} = {value}",
+                             f"{local} = _V[{stmt.var!r}] = {known}"]
+                scope[stmt.var] = local
+                continue
+            fails = f"not {value}"
+            if not varies:
+                known = f"_once{i}"
+                once.append(known)
+                body += [f"if {known} is _UNSET:", f"    {known} = {fails}"]
+                fails = known
+            body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", "    continue"]
+        lines += [f"    {known} = _UNSET" for known in once]
+        ind = "    "
+        for i in range(len(params)):
+            lines.append(f"{ind}for _c{i} in _pool{i}:")
+            ind += "    "
+        if not params:            # one combination: no choices
+            lines.append(f"{ind}for _none in (None,):")
+            ind += "    "
+        choices = "".join(f", {p!r}: _c{i}" for i, p in enumerate(params))
+        lines.append(f"{ind}f.vars = _V = {{{actor!r}: player{choices}}}")
+        lines += [ind + line for line in body]
+        lines.append(f"{ind}_legal.append(({''.join(f'_c{i}, ' for i in range(len(params)))}))")
+        lines.append("    return _legal")
+        return self.define("\n".join(lines) + "\n", "legal", action.span)
 
     def state_check(self, check, body):
         """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each
@@ -203,13 +321,13 @@ class ExpressionWriter:
                 local, scope = self._bind(check.var, {})
             else:
                 items, local, scope = "(None,)", "_item", {}
-            condition = self.write(check.condition, scope)
+            condition = self.test(check.condition, scope)
         except _NotWritten:
             return None
         finally:
             self.in_value, self.frame_needed, self.in_iterable = outer
         into = f"{{{check.var!r}: {local}}}" if check.iterable is not None else "{}"
-        return self._define("\n".join([
+        return self.define("\n".join([
             "def poll(f):",
             "    _V = f.vars",
             "    _G = f.game",
@@ -238,6 +356,15 @@ class ExpressionWriter:
         self.frame_needed = True
         return f"{self.constant(self.compiler.closure(x))}(f)"
 
+    def test(self, x, scope: dict) -> str:
+        """``x`` as source for a place that asks only whether it holds (an ``if``, a filter, ``all``):
+        ``and`` and ``or`` there need not make their operands ``True`` or ``False`` first."""
+        if isinstance(x, A.Binary) and x.op in ("and", "or"):
+            return f"({self.test(x.left, scope)} {x.op} {self.test(x.right, scope)})"
+        if isinstance(x, A.Unary) and x.op != "-":
+            return f"(not {self.test(x.operand, scope)})"
+        return self.write(x, scope)
+
     def write(self, x, scope: dict) -> str:
         method = getattr(self, "w_" + type(x).__name__, None)
         if method is None:
@@ -264,13 +391,31 @@ class ExpressionWriter:
             return scope[x.name]
         gamedef = self.compiler.gamedef
         if x.name in gamedef.values and x.name not in gamedef.fields:
-            self.value(gamedef.values[x.name])
-            outside = f"_VALUES[{x.name!r}](f)"
+            v = gamedef.values[x.name]
+            self.value(v)
+            outside = self.value_in_place(v, []) or f"_VALUES[{x.name!r}](f)"
         else:
-            outside = f"{self.constant(self.compiler.global_name(x))}(f)"
+            outside = self.global_name(x)
         if self.in_value:
             return outside         # a value sees its parameters and the state, not its reader's names
         return f"(_V[{x.name!r}] if {x.name!r} in _V else {outside})"
+
+    def global_name(self, x) -> str:
+        """A name that is not a variable, read as ``Compiler.global_name`` reads it."""
+        n = x.name
+        kind = self.compiler.global_kind(n)
+        if kind == "field":
+            return (f"(_G.apply_modifiers(('field', {n!r}), _G.state.fields[{n!r}]) if {n!r} in _G.modified "
+                    f"else _G.state.fields[{n!r}])")
+        if kind == "zone":
+            return f"_G.state.zones[{n!r}]"
+        if kind == "constant":
+            return f"{self.constant(CONSTANTS[n].fn)}(_G)"
+        if kind == "board":
+            return f"_G.boards[{n!r}]"
+        if kind == "deck":
+            return self.constant(self.compiler.gamedef.decks[n])
+        return f"{self.constant(self.compiler.global_name(x))}(f)"
 
     # -- compound
     def w_Attr(self, x, scope):
@@ -288,12 +433,16 @@ class ExpressionWriter:
             obj = f"_a{self.locals}"
             first = f"({obj} := {subject})"
         n = x.name
-        builtin = _CARD_BUILTINS.get(n)
-        if builtin is not None:
-            return f"({obj}.{builtin} if type({first}) is _Card and {n!r} not in {obj}.attrs else {read}({obj}, f))"
-        return (f"({obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _G.modified "
-                f"else {obj}.fields[{n!r}] if type({obj}) is _Player and {n!r} in {obj}.fields and {n!r} not in _G.modified "
-                f"else {read}({obj}, f))")
+        if n in _CARD_BUILTINS:     # a card's title, type, owner, zone, face-up, unless it has an attribute so named
+            card = f"{obj}.{_CARD_BUILTINS[n]} if type({first}) is _Card and {n!r} not in {obj}.attrs"
+        else:
+            card = f"{obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _G.modified"
+        if n in self.player_zones:  # every player has it (made at set-up), unless a counter or flag is so named
+            player = f"{obj}.zones[{n!r}] if type({obj}) is _Player and {n!r} not in {obj}.fields"
+        else:
+            player = (f"{obj}.fields[{n!r}] if type({obj}) is _Player and {n!r} in {obj}.fields "
+                      f"and {n!r} not in _G.modified")
+        return f"({card} else {player} else {read}({obj}, f))"
 
     def w_Index(self, x, scope):
         item = self.constant(_item(x.span))
@@ -303,9 +452,34 @@ class ExpressionWriter:
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
-            return f"{self.constant(b.fn)}(f.game{''.join(', ' + a for a in args)})"
-        self.value(self.compiler.gamedef.values[x.name])
-        return f"_VALUES[{x.name!r}](f{''.join(', ' + a for a in args)})"
+            return f"{self.constant(b.fn)}(_G{''.join(', ' + a for a in args)})"
+        v = self.compiler.gamedef.values[x.name]
+        self.value(v)
+        return self.value_in_place(v, args) or f"_VALUES[{x.name!r}](f{''.join(', ' + a for a in args)})"
+
+    def value_in_place(self, v, args):
+        """A named value read where it is read, as its function (``value``) would read it, when that
+        is cheap and exact: its body is short, not remembered and reads no frame, and each argument
+        is a Python local or a literal (written once per reading, it is read as often as the body
+        reads it). None otherwise: then the value's function is called."""
+        if (not all(a.isidentifier() or a in ("None", "True", "False") or _is_literal(a) for a in args)
+                or _worth_remembering(v.body) or v.name in self.in_place):
+            return None
+        outer = self.in_value, self.frame_needed
+        self.in_value, self.frame_needed = True, False
+        self.in_place.add(v.name)
+        try:
+            scope = dict(zip(v.params, args))
+            plain, modified = self.write(v.body, scope), self.write(v.body, scope)
+            reads_frame = self.frame_needed
+        finally:
+            self.in_place.discard(v.name)
+            self.in_value, self.frame_needed = outer
+        if reads_frame or len(plain) > _IN_PLACE_LENGTH:
+            return None
+        key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
+        return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
+                f"if {v.name!r} in _G.modified else {plain}))")
 
     def w_ListExpr(self, x, scope):
         return "[" + ", ".join(self.write(i, scope) for i in x.items) + "]"
@@ -323,6 +497,9 @@ class ExpressionWriter:
             return f"(not not {left} and not not {right})"
         if op == "or":
             return f"(not not {left} or not not {right})"
+        if op in ("in", "not in") and isinstance(x.right, A.ListExpr):     # ``_member`` of a list
+            items = "".join(self.write(i, scope) + ", " for i in x.right.items)
+            return f"({left} {op} ({items}))"
         if op == "in":
             return f"_member({left}, {right})"
         if op == "not in":
@@ -335,7 +512,7 @@ class ExpressionWriter:
         return f"({self.write(x.subject, scope)} is {'not ' if x.negated else ''}None)"
 
     def w_IfExpr(self, x, scope):
-        c, t, o = (self.write(e, scope) for e in (x.condition, x.then, x.otherwise))
+        c, t, o = self.test(x.condition, scope), self.write(x.then, scope), self.write(x.otherwise, scope)
         return f"({t} if {c} else {o})"
 
     def _bind(self, var: str, scope: dict) -> tuple[str, dict]:
@@ -353,7 +530,7 @@ class ExpressionWriter:
     def w_Quantified(self, x, scope):
         iterable = self.iterable(x.iterable, scope)
         local, inner = self._bind(x.var, scope)
-        body = self.write(x.body, inner)
+        body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
         loop = f"{local} in _as_list({iterable})"
         if x.kind == "every":
             return f"all({body} for {loop})"

@@ -3,6 +3,12 @@
 An expression becomes ``fn(frame) -> value``; a statement ``fn(frame) -> None``. Every statement
 runs under a guard that turns a wrong kind of value (a card where a number is needed, an empty
 choice) into a positioned error naming the rule, never a Python traceback.
+
+Where it gains, Python source is written instead of closures, with the closures' exact meaning:
+expressions, named values and a play's requirements and legal arguments (``codegen.py``), and whole
+blocks of statements (``blocks.py``), which write the common statements in place and call the
+closures here for the others. ``closure_block`` is the plain form of a block, kept as the reference
+the written blocks are tested against.
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ from typing import TYPE_CHECKING
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
+from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import LudexError
-from .state import Card, Player, Zone
+from .state import Card, Player, Zone, words
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -35,11 +42,6 @@ def as_list(value) -> list:
     return [value]
 
 
-def words(value) -> str:
-    from .engine import _words
-    return _words(value)
-
-
 class Compiler:
     """Compiles one game's rules once; the closures it makes serve every game of it played, each
     reading the game in play from its frame (``f.game``)."""
@@ -47,7 +49,11 @@ class Compiler:
     def __init__(self, gamedef):
         self.gamedef = gamedef
         self._abilities: dict = {}
+        #: the game's counters, supplies, roles and flags (``field``) and zones (``zone``), by name
+        self._game_names = {f.name: "zone" if f.kind in ("zone", "row") else "field"
+                            for f in gamedef.fields.values() if f.scope != "player"}
         self.writer = ExpressionWriter(self)
+        self.blocks = BlockWriter(self)
 
     # ================================================================ expressions
     def expr(self, x):
@@ -84,32 +90,55 @@ class Compiler:
             return outside(f)
         return name
 
+    def global_kind(self, n: str):
+        """What a name that is not a variable reads, known from the rules alone: ``field`` (a game
+        counter, supply, role or flag), ``zone`` (a game zone or row), ``value``, ``constant``,
+        ``board``, ``deck``, or None (nothing: an error when read). The state's game fields and zones
+        are the schema's, made once at set-up; the first kind in this order wins."""
+        g = self.gamedef
+        declared = self._game_names.get(n)
+        if declared is not None:
+            return declared
+        if n in g.values:
+            return "value"
+        if n in CONSTANTS:
+            return "constant"
+        if n in g.boards:
+            return "board"
+        if n in g.decks:
+            return "deck"
+        return None
+
     def global_name(self, x):
         """``fn(frame)`` reading a name that is not a variable: a game counter, supply, role or flag
         (with its modifiers), a game zone, a value, a constant, a board or a deck list."""
         n = x.name
-        constant = CONSTANTS.get(n)
-        deck = self.gamedef.decks.get(n)
-        named = self.writer.value(self.gamedef.values[n]) if n in self.gamedef.values else None
+        kind = self.global_kind(n)
+        if kind == "field":
+            key = ("field", n)
 
-        def name(f):
-            game = f.game
-            state = game.state
-            if n in state.fields:
-                value = state.fields[n]
-                return game.apply_modifiers(("field", n), value) if n in game.modified else value
-            if n in state.zones:
-                return state.zones[n]
-            if named is not None:
-                return named(f)
-            if constant is not None:
-                return constant.fn(game)
-            if n in game.boards:
-                return game.boards[n]
-            if deck is not None:
-                return deck
-            raise game.error(f"'{n}' has no value here", f.rule, x.span)
-        return name
+            def field(f):
+                game = f.game
+                value = game.state.fields[n]
+                return game.apply_modifiers(key, value) if n in game.modified else value
+            return field
+        if kind == "zone":
+            return lambda f: f.game.state.zones[n]
+        if kind == "value":
+            named = self.writer.value(self.gamedef.values[n])
+            return lambda f: named(f)
+        if kind == "constant":
+            fn = CONSTANTS[n].fn
+            return lambda f: fn(f.game)
+        if kind == "board":
+            return lambda f: f.game.boards[n]
+        if kind == "deck":
+            deck = self.gamedef.decks[n]
+            return lambda f: deck
+
+        def nothing(f):
+            raise f.game.error(f"'{n}' has no value here", f.rule, x.span)
+        return nothing
 
     def e_Attr(self, x):
         subject, read = self.expr(x.subject), self.attribute_reader(x.name, x.span)
@@ -287,6 +316,12 @@ class Compiler:
 
     # ================================================================ statements
     def block(self, body):
+        """``run(frame)`` for a block of statements, written as one function (``blocks.py``)."""
+        return self.blocks.block(body)
+
+    def closure_block(self, body):
+        """``run(frame)`` for a block of statements as a loop over their closures: each counted, guarded
+        and followed by a poll of the state checks (what ``blocks.py`` writes in place)."""
         steps = [(s, self.stmt(s)) for s in body]
 
         def run(f):
@@ -338,12 +373,7 @@ class Compiler:
         raise AssertionError("the checker admits only names and attributes as targets")
 
     def _bounded(self, f, bound_name, value, what, span):
-        low, high = f.game.state.bounds.get(bound_name, (None, None))
-        if isinstance(value, int) and not isinstance(value, bool):
-            if low is not None and value < low:
-                raise f.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
-            if high is not None and value > high:
-                raise f.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
+        bounded(f, bound_name, value, what, span)
 
     def s_Let(self, s):
         value, var = self.expr(s.value), s.var
@@ -367,6 +397,9 @@ class Compiler:
                 new = False if isinstance(old, bool) else 0 if isinstance(old, int) else None
             what = _what(who, n)
             self._bounded(f, n, new, what, s.span)
+            if n not in table:
+                game.reshaped += 1
+            game.written[n] = game.version
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
@@ -387,6 +420,9 @@ class Compiler:
             what = n if who == n else f"{who}'s {n}"
             if n in game.state.bounds:
                 self._bounded(f, n, new, what, s.span)
+            if n not in table:
+                game.reshaped += 1
+            game.written[n] = game.version
             table[n] = new
             game.record(f.rule, "change", f"{what}: {old} -> {new}")
         return change
@@ -408,6 +444,9 @@ class Compiler:
                                  s.span)
             after = (dst.get(dst_name) or 0) + n
             self._bounded(f, dst_name, after, _what(dst_who, dst_name), s.span)
+            if src_name not in src or dst_name not in dst:
+                game.reshaped += 1
+            game.written[src_name] = game.written[dst_name] = game.version
             src[src_name] = have - n
             dst[dst_name] = after
             game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "
@@ -478,6 +517,7 @@ class Compiler:
                 zone.cards[:] = _forced_order(zone.cards, forced)
             else:
                 game.rng.shuffle(zone.cards)
+            game.zones_changed.add(zone)
             game.cards_moved += 1
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
                                                                   if was_forced else ""), random="shuffle")
@@ -489,7 +529,10 @@ class Compiler:
         def reveal(f):
             game = f.game
             for card in as_list(cards(f)):
-                card.face_up = True
+                if not card.face_up:
+                    card.face_up = True
+                    game.written["face-up"] = game.version
+                    game.version += 1
                 game.emit("named", "", "revealed", (card,), f.rule, f"{card.owner}'s {card.title} is revealed"
                           if card.owner else f"{card.title} is revealed")
         return reveal
@@ -502,6 +545,7 @@ class Compiler:
             for card in as_list(cards(f)):
                 if card.face_up:
                     card.face_up = False
+                    game.written["face-up"] = game.version
                     game.record(f.rule, "conceal", f"{card.title} is turned face down", card=card.id)
         return conceal
 
@@ -688,38 +732,52 @@ class Compiler:
         from .engine import Decision, Play, Violation
         starting = self.expr(s.starting)
         names = [a for part in s.menu for a in part.actions]
+        closes = f"{s.name} closes: every player passed in a row"
 
         def window(f):
             game = f.game
             from .builtins import players_from
+            rule = f.rule
             start = starting(f)
             order = players_from(game, start)
-            game.record(f.rule, "window", f"{s.name} opens; {start} acts first")
+            game.record(rule, "window", f"{s.name} opens; {start} acts first")
             passes, i = 0, 0
             active = sum(1 for p in order if not p.eliminated)
+            seen = game.eliminations
             while active:
                 player = order[i % len(order)]
                 i += 1
                 if player.eliminated:
                     continue
-                game.tick(f.rule)
-                options = game.legal_plays(player, names)
+                game.steps += 1
+                if game.steps > game.step_budget:
+                    raise game.over_budget(rule)
+                options = []          # the legal plays (``Game.legal_plays``), then a pass
+                actions = game.actions
+                for name in names:
+                    if name != "pass":
+                        for args in actions[name].legal(game, player):
+                            options.append(Play(name, player, args))
                 options.append(Play("pass", player))
-                choice = game.decide(Decision(player, "play", options, f.rule, s.name, False, s.span))
-                if choice.action != "pass" and choice.action not in names:
-                    raise Violation(f.rule, f"{choice.action} is not a play this window allows "
-                                    f"({', '.join(names)} or pass)", choice, s.span)
-                game.attempt(choice, f.rule, options)
+                choice = game.decide(Decision(player, "play", options, rule, s.name, False, s.span))
                 if choice.action == "pass":
+                    who = choice.player         # as ``attempt`` records a pass
+                    game.record(rule, "pass", f"{who.name if type(who) is Player else who} passes", who)
                     passes += 1
                 else:
+                    if choice.action not in names:
+                        raise Violation(rule, f"{choice.action} is not a play this window allows "
+                                        f"({', '.join(names)} or pass)", choice, s.span)
+                    game.attempt(choice, rule, options)
                     passes = 0
                 if game.checked_at != game.version:
                     game.run_checks()
-                    active = sum(1 for p in order if not p.eliminated)   # a play or a check may eliminate
+                    if game.eliminations != seen:      # a play or a check eliminated a player
+                        seen = game.eliminations
+                        active = sum(1 for p in order if not p.eliminated)
                 if passes >= active:
                     break
-            game.record(f.rule, "window", f"{s.name} closes: every player passed in a row")
+            game.record(rule, "window", closes)
         return window
 
     def s_Turn(self, s):
@@ -871,6 +929,7 @@ class Compiler:
             for p in as_list(players(f)):
                 if not p.eliminated:
                     p.eliminated = True
+                    game.eliminations += 1
                     game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
         return eliminate
 
@@ -901,6 +960,16 @@ def _forced_order(cards, titles):
                 remaining.remove(card)
                 break
     return ordered + remaining
+
+
+def bounded(f, bound_name, value, what, span):
+    """Refuse a whole number outside the bounds of the counter or supply so named."""
+    low, high = f.game.state.bounds.get(bound_name, (None, None))
+    if isinstance(value, int) and not isinstance(value, bool):
+        if low is not None and value < low:
+            raise f.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
+        if high is not None and value > high:
+            raise f.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
 
 
 def _is_hidden(game, table, name) -> bool:

@@ -1,8 +1,13 @@
 """Run: a checked ``GameDef`` in, a game in play out: state changes, decisions asked of agents, plays
 checked for legality, triggers, state checks, modifiers, and a trace citing a rule for every event.
 
-The AST is compiled once into Python closures (``compile_expr`` / ``compile_block``); Lark trees are
-never touched at run time. The engine knows no game: everything game-specific comes from the rules.
+The AST is compiled once per ``GameDef`` (``Program``) into Python closures and written Python source
+(``compiler.py``, ``codegen.py``, ``blocks.py``); Lark trees are never touched at run time. The engine
+knows no game: everything game-specific comes from the rules.
+
+What is worked out from the state is not worked out again while nothing it reads has changed: values
+are remembered while ``version`` stands still; a state check is polled only when something it reads
+may have changed (``reads.py``); the invariants look only at the zones whose cards changed.
 """
 
 from __future__ import annotations
@@ -10,12 +15,15 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any, Callable, Optional
 
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef
-from .state import Card, Player, State, Zone
+from .reads import reads
+from .state import Card, Player, State, Zone, words
 
 #: How many statements one game may execute before a rule is taken to loop forever.
 STEP_BUDGET = 2_000_000
@@ -41,8 +49,11 @@ class SkipStep(Exception):
     pass
 
 
-#: Trace events that only say what was asked, offered or decided: the state is as it was.
-_NOTHING_CHANGES = frozenset({"pass", "play", "window", "log", "decision", "goto", "skip", "refused", "ability"})
+#: Trace events that only say what was asked, offered or decided, or that a milestone or event came:
+#: the state is as it was. (What an event changes is versioned where it is changed: a card revealed, a
+#: modifier starting to apply at the round's beginning; triggers and expiring modifiers record theirs.)
+_NOTHING_CHANGES = frozenset({"pass", "play", "window", "log", "decision", "goto", "skip", "refused", "ability",
+                              "event"})
 
 
 @dataclass(slots=True)
@@ -72,6 +83,8 @@ class Play:
     def describe(self) -> str:
         if self.action == "pass":
             return "pass"
+        if not self.args:
+            return self.action
         args = ", ".join(_words(a) for a in self.args)
         return f"{self.action}({args})" if args else self.action
 
@@ -112,16 +125,12 @@ class Violation(Exception):
         return f"refused by rule {self.rule}: {self.message}"
 
 
-def _words(value) -> str:
-    if value is None:
-        return "none"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_words(v) for v in value) + "]"
-    return str(value)
+_words = words
+
+
+def _name(who):
+    """``who`` as an f-string writes it: a player's name read in place (``str`` of a player)."""
+    return who.name if type(who) is Player else who
 
 
 @dataclass
@@ -188,8 +197,18 @@ class Game:
         self._invariants_at = -1
         #: bumped whenever a card is created, moved or a zone reordered (the invariants look at cards then)
         self.cards_moved = 0
+        #: the zones whose cards were changed since the invariants last looked
+        self.zones_changed: set = set()
+        #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
+        #: player or card that had none of that name (its dict gains a key)
+        self.eliminations = 0
+        self.reshaped = 0
+        #: for each name (a counter, flag, role, attribute, value, ``face-up``), the state version when a
+        #: statement last wrote it or a modifier on it started, stopped or began to apply
+        self.written: dict[str, int] = {}
         self._cards_checked_at = -1
         self.exercised: set = set()
+        self._in_play_zones = None      # the zones marked in-play, players in seat order
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
         fmt = format or (gamedef.header.formats[0] if gamedef.header and gamedef.header.formats else "")
@@ -198,6 +217,10 @@ class Game:
         self.compiler = program.compiler
         self.triggers = program.triggers
         self.checks = program.checks
+        self.check_reads = program.check_reads
+        #: for each state check whose reads are known, ``((cards_moved, eliminations, reshaped), version,
+        #: defaults)`` when it last looked (``run_checks``), ``defaults`` a -1 for each name it reads
+        self._check_marks = [None] * len(program.checks)
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -239,6 +262,7 @@ class Game:
         self.state.cards.append(card)
         card.zone = zone
         zone.cards.append(card)
+        self.zones_changed.add(zone)
         self.version += 1
         self.cards_moved += 1
         return card
@@ -246,6 +270,8 @@ class Game:
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
         if card.zone is not None:
             card.zone.cards.remove(card)
+            self.zones_changed.add(card.zone)
+        self.zones_changed.add(zone)
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
         else:
@@ -295,8 +321,12 @@ class Game:
     def tick(self, rule: str):
         self.steps += 1
         if self.steps > self.step_budget:
-            raise self.error(f"the game ran {self.step_budget} steps without ending: rule {rule} seems to "
-                             "loop forever", rule)
+            raise self.over_budget(rule)
+
+    def over_budget(self, rule: str) -> RuntimeRuleError:
+        """The error for a step beyond the budget, counted while running ``rule``."""
+        return self.error(f"the game ran {self.step_budget} steps without ending: rule {rule} seems to "
+                          "loop forever", rule)
 
     def run(self):
         """Play the whole flow; return the winners (a list, empty for a draw)."""
@@ -332,7 +362,8 @@ class Game:
                     self._invariants_at = self.version      # unchanged since the last look: still sound
                     moved = self._cards_checked_at != self.cards_moved
                     self._cards_checked_at = self.cards_moved
-                    broken = self.state.invariant_breaks(cards_moved=moved)
+                    changed, self.zones_changed = self.zones_changed, set()
+                    broken = self.state.invariant_breaks(cards_moved=moved, changed=changed)
                     if broken:
                         raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
                                          rule_id, rule.span)
@@ -357,13 +388,15 @@ class Game:
 
     # -- events
     def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text: str):
-        self.record(rule, "event", text, **({"event": f"{kind} {milestone} {name}".strip()}))
+        self.record(rule, "event", text, event=f"{kind} {milestone} {name}".strip())
         if kind == "begin" and milestone == "game":
             self.checks_active = True
         if kind == "begin" and milestone == "round":
             for m in self.modifiers:
                 if m.pending_until_begin:
                     m.pending_until_begin = False
+                    self.written[m.target] = self.version
+                    self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
         if kind != "named" and milestone == "phase" and not handlers:
             handlers = None
@@ -390,18 +423,19 @@ class Game:
                     body(frame)
             else:
                 body(frame)
-        if kind == "end":
+        if kind == "end" and self.modifiers:       # (none in force: none to expire)
             ends = (milestone, name)
             kept = []
             for m in self.modifiers:
                 if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
+                    self.written[m.target] = self.version
                     self.record(rule, "expire", f"a modifier from rule {m.rule} expires")
                 else:
                     kept.append(m)
             self.modifiers = kept
             self.modified = {m.target for m in kept}
-            if milestone == "game":
-                raise GameOver(self.winners or [])
+        if kind == "end" and milestone == "game":
+            raise GameOver(self.winners or [])
 
     def remembered(self) -> dict:
         """What was worked out from the state as it stands now (forgotten when it changes)."""
@@ -415,7 +449,10 @@ class Game:
         memo = self.remembered()
         cards = memo.get("cards in play")
         if cards is None:
-            cards = memo["cards in play"] = [c for z in self.state.all_zones() if z.in_play for c in z.cards]
+            zones = self._in_play_zones
+            if zones is None:
+                zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
+            cards = memo["cards in play"] = [c for z in zones for c in z.cards]
         return list(cards)
 
     def run_checks(self):
@@ -425,8 +462,23 @@ class Game:
         if mark == self.checked_at:
             return                       # nothing has happened since the last look
         self.checked_at = mark
-        for check, poll in self.checks:
+        marks, written = self._check_marks, self.written
+        for i, (check, poll) in enumerate(self.checks):
+            names = self.check_reads[i]
+            if names is None:
+                poll(Frame(self, {}, check.rule))
+                continue
+            # Nothing it reads has changed since it last looked (and found what held) when no card has
+            # moved, no player was eliminated, no dict gained a name and none of its names was
+            # written since: it would find the same again.
+            seen = (self.cards_moved, self.eliminations, self.reshaped)
+            last = marks[i]
+            if last is not None and last[0] == seen and (
+                    not names or max(map(written.get, names, last[2])) < last[1]):
+                continue
+            at = self.version
             poll(Frame(self, {}, check.rule))
+            marks[i] = (seen, at, (-1,) * len(names))
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -436,6 +488,7 @@ class Game:
     def add_modifier(self, modifier: "Modifier"):
         self.modifiers.append(modifier)
         self.modified.add(modifier.target)
+        self.written[modifier.target] = self.version
         self.version += 1
 
     def apply_modifiers(self, key: tuple, value):
@@ -447,10 +500,12 @@ class Game:
     # -- plays
     def legal_plays(self, player: Player, names) -> list[Play]:
         plays = []
+        actions = self.actions
         for name in names:
             if name == "pass":
                 continue
-            plays += [Play(name, player, args) for args in self.actions[name].legal(self, player)]
+            for args in actions[name].legal(self, player):
+                plays.append(Play(name, player, args))
         return plays
 
     def attempt(self, play: Play, rule: str, offered: Optional[list] = None):
@@ -462,8 +517,8 @@ class Game:
         action = self.actions.get(play.action)
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
-        if offered is not None and any(o is play for o in offered):
-            self.record(action.rule, "play", f"{play.player} plays {play.describe()}", play.player,
+        if offered is not None and any(map(is_, offered, repeat(play))):
+            self.record(action.rule, "play", f"{_name(play.player)} plays {play.describe()}", play.player,
                         action=play.action, args=[_words(a) for a in play.args])
             action.perform(self, play.player, play.args)
             return
@@ -502,6 +557,10 @@ class CompiledAction:
         self.failing = compiler.writer.requirements([(is_let, stmt) for is_let, stmt, _ in self.checks],
                                                     action.span)
         self.param_names = [p.name for p in action.params]
+        #: ``legal(game, player) -> [args, ...]``: the arguments this player may play it with now (``allows``
+        #: over ``candidates``), written as one function (``ExpressionWriter.legal``)
+        self.legal = compiler.writer.legal(action, [(is_let, stmt) for is_let, stmt, _ in self.checks],
+                                           action.rule or action.cite)
         self.body = compiler.block(action.body[rest_start:])
         self.rule = action.rule or action.cite
 
@@ -540,20 +599,6 @@ class CompiledAction:
         stmt = self.checks[failing][1]
         game.exercised.add(stmt.cite)
         return stmt
-
-    def legal(self, game, player) -> list:
-        """The arguments this player may play it with now (``allows`` over ``candidates``)."""
-        actor, names, failing, checks = self.node.actor, self.param_names, self.failing, self.checks
-        legal = []
-        for args in self.candidates(game, player):
-            vars = {actor: player}
-            vars.update(zip(names, args))
-            refused = failing(Frame(game, vars, self.rule))
-            if refused < 0:
-                legal.append(args)
-            else:
-                game.exercised.add(checks[refused][1].cite)
-        return legal
 
     def outside_choices(self, game, player, args) -> Optional[Violation]:
         """A refusal when an argument is not among the play's choices (``c: card from p.hand``), cited
@@ -639,6 +684,8 @@ class Program:
             self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None))
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
         self.checks = [(ch, c.writer.state_check(ch, c.block(ch.body)) or _poll(c, ch)) for ch in g.checks]
+        #: for each state check, the names its condition and items read (``reads.py``), or None
+        self.check_reads = [_check_reads(c, ch) for ch in g.checks]
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
@@ -672,6 +719,13 @@ class Program:
             found += [(f.name, self.compiler.expr(f.value)) for f in definition.fields]
             self._card_attributes[definition.title] = found
         return found
+
+
+def _check_reads(compiler, check: A.Check):
+    """The names a state check's condition and items read, or None if that cannot be told."""
+    items = reads(compiler, check.iterable) if check.iterable is not None else frozenset()
+    condition = reads(compiler, check.condition, frozenset([check.var] if check.iterable is not None else []))
+    return None if items is None or condition is None else tuple(sorted(items | condition))
 
 
 def _names_in(expr) -> set:

@@ -8,12 +8,25 @@ In: a ``GameDef``'s state schema and card definitions. Out: mutable state object
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Optional
 
 
 _ZONE_OF = attrgetter("zone")
+
+
+def words(value) -> str:
+    """How the trace writes a value: ``none``, ``yes``, ``no``, ``[a, b]``, or its ``str``."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(words(v) for v in value) + "]"
+    return str(value)
 
 
 class Card:
@@ -106,6 +119,13 @@ class State:
         for p in self.players:
             yield from p.zones.values()
 
+    def zone_list(self) -> list:
+        """``all_zones`` as a list, made once the zones are (the schema's: none is added in play)."""
+        found = self.__dict__.get("_zone_list")
+        if found is None:
+            found = self.__dict__["_zone_list"] = list(self.all_zones())
+        return found
+
     def snapshot(self) -> dict:
         """A plain, comparable picture of the whole state (names, numbers, titles in order)."""
         def value(v):
@@ -137,18 +157,29 @@ class State:
                 if low is not None or high is not None for owner, fields in owners if name in fields]
         return found
 
-    def invariant_breaks(self, cards_moved: bool = True) -> list[str]:
+    def invariant_breaks(self, cards_moved: bool = True, changed=None) -> list[str]:
         """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
         counters out of bounds. Empty when the state is consistent. ``cards_moved=False`` (no card
-        was created, moved or reordered since the last look) skips the cards."""
+        was created, moved or reordered since the last look) skips the cards. ``changed``: the zones
+        whose cards were changed since the last look, which found the state consistent (the engine
+        creates, moves and shuffles cards only through ``Game.create_card``, ``Game.move_card`` and
+        the shuffle, each of which notes the zones it changes); None to look at every zone."""
         problems = []
-        zones = list(self.all_zones()) if cards_moved else []
-        # The sound case in C-speed steps: as many cards placed as exist, each once, each recording
-        # the zone that holds it.
+        zones = self.zone_list() if cards_moved else []
         held = [z.cards for z in zones]
-        zones_ok = not cards_moved or (
-            sum(map(len, held)) == len(self.cards) == len(set(chain.from_iterable(held)))
-            and all(set(map(_ZONE_OF, z.cards)) <= {z} for z in zones if z.cards))
+        if not cards_moved:
+            zones_ok = True
+        elif changed is not None:
+            # The zones no card entered or left hold what they held, each card still recording them;
+            # in the others, each card is there once and records the zone; and no card is missing.
+            zones_ok = sum(map(len, held)) == len(self.cards) and all(
+                len(set(z.cards)) == len(z.cards) and set(map(_ZONE_OF, z.cards)) <= {z} for z in changed)
+        else:
+            # The sound case in C-speed steps: as many cards placed as exist, each once, each recording
+            # the zone that holds it.
+            zones_ok = (sum(map(len, held)) == len(self.cards) == len(set(chain.from_iterable(held)))
+                        and list(map(_ZONE_OF, chain.from_iterable(held)))
+                        == list(chain.from_iterable(map(repeat, zones, map(len, held)))))
         seen: dict[int, Zone] = {}
         for zone in (() if zones_ok else zones):
             for card in zone.cards:
@@ -168,9 +199,10 @@ class State:
             value = fields[name]
             if type(value) is not int:
                 continue
-            who = f"{owner.name}'s " if owner else ""
             if low is not None and value < low:
+                who = f"{owner.name}'s " if owner else ""
                 problems.append(f"{who}{name} is {value}, below its minimum {low}")
             if high is not None and value > high:
+                who = f"{owner.name}'s " if owner else ""
                 problems.append(f"{who}{name} is {value}, above its maximum {high}")
         return problems

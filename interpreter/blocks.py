@@ -1,0 +1,348 @@
+"""Write a block of statements as one Python function, compiled by Python.
+
+A block compiled as closures costs, for every statement, a turn of a loop, a call of the statement's
+closure and calls of its expressions' closures. Written as source, a block is one function in which
+each statement is a few lines in place: ``let`` stores into the frame's variables, ``if``, ``for
+each``, ``repeat`` and ``while`` are Python's own (their blocks written inside them), and the
+expressions of these, and of ``set``, ``increase``, ``decrease`` and ``transfer``, are Python
+expressions (``codegen.py``). Other statements call their closure (``compiler.py``).
+
+In: a block (a tuple of statement nodes). Out: ``run(frame)``, with the closures' exact meaning. Each
+statement is written as the closures run it:
+
+1. ``current_span`` is set to the statement's span and a step is counted against the budget;
+2. the statement runs; a wrong kind of value (``TypeError``, ``KeyError`` ...) becomes a positioned
+   error naming the rule, at the span of the innermost statement running: the closures guard each
+   statement, the function guards all of them at once and keeps that span in ``_S``;
+3. the state checks are polled if the state changed. A wrong kind of value there belongs to the
+   statement containing this one, as it does with the closures (whose guard is around the statement,
+   not its poll); after a statement at the function's top, to the caller.
+
+A block nested deeper than Python allows (it refuses more than 20 nested loops and ``try``) is
+written as a function of its own and called.
+"""
+
+from __future__ import annotations
+
+from . import ast as A
+from .diagnostics import LudexError
+from .state import Card, Player, words
+
+#: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
+CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
+
+#: How many loops a written function may nest (in its ``try``) before a block inside them is written
+#: as a function of its own (Python refuses more than 20 nested blocks).
+_MAX_NESTING = 16
+
+
+def cannot(exc) -> str:
+    """The words of the error for a statement that a wrong kind of value stopped."""
+    from .compiler import _explain
+    return f"this cannot be done with these values ({_explain(exc)})"
+
+
+class BlockWriter:
+    """Writes blocks for one game's compiler, sharing its expression writer's constants."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.writer = compiler.writer
+        self.polls = bool(compiler.gamedef.checks)   # no state checks: nothing to poll
+        env = self.writer.env
+        from .compiler import as_list, bounded
+        env.update({"_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
+                    "_Card": Card, "_as_list_copy": as_list, "_bounded": bounded, "_words": words})
+        g = compiler.gamedef
+        #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
+        self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
+                        or (f.kind == "counter" and (f.minimum is not None or f.maximum is not None))}
+        #: (card type, attribute) pairs declared hidden (``Program.hidden_attributes``)
+        self.hidden = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
+        env["_HIDDEN"] = self.hidden
+        self.blocks = 0       # how many functions written (their names)
+        self.nesting = 0      # Python blocks (loops) open around the statement being written
+        #: the span (a constant's name) of the statement whose lines are being written: where a wrong
+        #: kind of value is reported; "None" between the statements of a block written as a function
+        self.enclosing = "None"
+        #: variables of the frame also held in Python locals where the statement is written (name -> local)
+        self.scope: dict = {}
+
+    # ------------------------------------------------------------------ functions
+    def block(self, body):
+        """``run(frame)`` for a block of statements."""
+        self.blocks += 1
+        name = f"block{self.blocks}"
+        saved = self.nesting, self.scope, self.enclosing
+        self.nesting, self.scope, self.enclosing = 0, {}, "None"
+        try:
+            lines = self.statements(body, "        ")
+        finally:
+            self.nesting, self.scope, self.enclosing = saved
+        where = body[0].span if body else A.NOWHERE
+        last = body[-1].span if body else A.NOWHERE
+        kinds = ", ".join(type(s).__name__.lower() for s in body) or "nothing"
+        source = "\n".join([
+            f"def {name}(f):",
+            f'    """The statements at {where.path}:{where.line}-{last.end_line} ({kinds}), each counted',
+            '    and followed by a poll of the state checks; a wrong kind of value is an error at the',
+            '    statement running (``_S``), or, in a poll after a statement of this block, is left to',
+            '    the caller."""',
+            "    _G = f.game",
+            "    _V = f.vars",
+            "    _S = None",
+            "    try:",
+            *lines,
+            "    except _LudexError:",
+            "        raise",
+            "    except _CAUGHT as _e:",
+            "        if _S is None:",
+            "            raise",
+            "        raise _G.error(_cannot(_e), f.rule, _S) from None",
+            "",
+        ])
+        return self.writer.define(source, name, where)
+
+    def statements(self, body, ind: str) -> list:
+        """The lines running a block's statements in order, at indentation ``ind``."""
+        if not body:
+            return [f"{ind}pass"]
+        lines = []
+        for s in body:
+            lines += self.statement(s, ind)
+        return lines
+
+    def nested(self, body, ind: str, blocks: int) -> list:
+        """The lines of a block inside a statement that opens ``blocks`` Python blocks itself; a
+        function of its own when Python would refuse to nest it."""
+        if self.nesting + blocks > _MAX_NESTING:
+            return [f"{ind}{self.writer.constant(self.block(body))}(f)"]
+        self.nesting += blocks
+        try:
+            return self.statements(body, ind)
+        finally:
+            self.nesting -= blocks
+
+    def statement(self, s, ind: str) -> list:
+        """A statement's lines: ``_S`` (and ``current_span``) set to its span, a step counted, the
+        statement, then the poll of the state checks, whose errors belong to the statement around
+        this one (``enclosing``: None at a block's top, the caller's)."""
+        span = self.writer.constant(s.span)
+        method = getattr(self, "b_" + type(s).__name__, None)
+        enclosing, self.enclosing = self.enclosing, span
+        try:
+            body = method(s, ind) if method is not None else None
+            if body is None:
+                body = [f"{ind}{self.writer.constant(self.compiler.stmt(s))}(f)"]
+        finally:
+            self.enclosing = enclosing
+        lines = [f"{ind}_S = _G.current_span = {span}",
+                 f"{ind}_G.steps += 1",
+                 f"{ind}if _G.steps > _G.step_budget: _G.tick(f.rule)",
+                 *body]
+        if self.polls:      # only when the state has changed since they last looked
+            lines += [f"{ind}_S = {enclosing}",
+                      f"{ind}if _G.checked_at != _G.version and not _G.simultaneous: _G.run_checks()"]
+        return lines
+
+    def expr(self, x) -> str:
+        """An expression as Python source reading ``f``, ``_V``, ``_G`` and the locals in ``scope``."""
+        return self.writer.inline(x, self.scope)
+
+    def test(self, x) -> str:
+        """``expr`` for a condition: only whether it holds is asked."""
+        return self.writer.inline(x, self.scope, test=True)
+
+    # ------------------------------------------------------------------ statements written in place
+    def b_Let(self, s, ind):
+        return [f"{ind}_V[{s.var!r}] = {self.expr(s.value)}"]
+
+    def b_Run(self, s, ind):
+        return [f"{ind}_G.run_rule({s.target!r}, f)"]
+
+    def b_Log(self, s, ind):
+        return [f"{ind}_G.record(f.rule, 'log', {s.message!r})"]
+
+    def b_If(self, s, ind):
+        lines = []
+        for i, (condition, body) in enumerate(s.branches):
+            lines.append(f"{ind}{'if' if i == 0 else 'elif'} {self.test(condition)}:")
+            lines += self.nested(body, ind + "    ", 0)
+        if s.otherwise:
+            lines.append(f"{ind}else:")
+            lines += self.nested(s.otherwise, ind + "    ", 0)
+        return lines
+
+    def b_ForEach(self, s, ind):
+        item = self.writer.local("_each")
+        items = f"{item}s"
+        lines = [f"{ind}{items} = _as_list_copy({self.expr(s.iterable)})"]
+        loop = [f"for {item} in {items}:", f"    _V[{s.var!r}] = {item}"]
+        # The body reads the variable from the loop's local, unless some statement in it sets the
+        # variable (the frame's then differs from the local).
+        scope = self.scope
+        if s.var not in _assigned(s.body):
+            self.scope = {**scope, s.var: item}
+        try:
+            if not s.simultaneous:
+                lines += [ind + line for line in loop]
+                lines += self.nested(s.body, ind + "    ", 1)
+                return lines
+            # the state checks wait until every player has done it
+            lines += [f"{ind}_G.simultaneous += 1", f"{ind}try:"]
+            lines += [ind + "    " + line for line in loop]
+            lines += self.nested(s.body, ind + "        ", 2)
+            lines += [f"{ind}finally:", f"{ind}    _G.simultaneous -= 1",
+                      f"{ind}_S = {self.enclosing}", f"{ind}_G.run_checks()"]
+            return lines
+        finally:
+            self.scope = scope
+
+    def b_Repeat(self, s, ind):
+        lines = [f"{ind}while True:"] + self.nested(s.body, ind + "    ", 1)
+        if s.until is not None:
+            lines += [f"{ind}    _S = {self.enclosing}", f"{ind}    if {self.test(s.until)}:", f"{ind}        break"]
+        return lines
+
+    def b_While(self, s, ind):
+        return ([f"{ind}while {self.test(s.condition)}:"] + self.nested(s.body, ind + "    ", 1)
+                + [f"{ind}    _S = {self.enclosing}"])
+
+    # -- counters, supplies, roles, flags and attributes
+    def target(self, x, ind: str, table: str, who: str) -> tuple[list, bool]:
+        """Lines finding what a statement changes (``Compiler.target``): the dict holding it in
+        ``table``, how the trace names its holder in ``who``; and whether it may be a card's (then
+        in ``_o``)."""
+        if isinstance(x, A.Name):
+            n = x.name
+            if self.compiler.global_kind(n) != "field":
+                span = self.writer.constant(x.span)
+                message = f"'{n}' is not part of the game state"
+                return [f"{ind}raise _G.error({message!r}, f.rule, {span})"], False
+            return [f"{ind}{table}, {who} = _G.state.fields, {n!r}"], False
+        span = self.writer.constant(x.span)
+        message = _fstring("", "_words(_o)", f" has no '{x.name}' to change")
+        return [f"{ind}_o = {self.expr(x.subject)}",
+                f"{ind}if type(_o) is _Player:",
+                f"{ind}    {table}, {who} = _o.fields, _o.name",
+                f"{ind}elif type(_o) is _Card:",
+                f"{ind}    {table}, {who} = _o.attrs, _o.title",
+                f"{ind}else:",
+                f"{ind}    raise _G.error({message}, f.rule, {span})"], True
+
+    def bound(self, name: str, value: str, what: str, span: str, ind: str, always: bool = True) -> list:
+        """Lines refusing a value outside the bounds of the counter or supply ``name`` (none if it has
+        no bounds: then the state has none for it)."""
+        if name not in self.bounded:
+            return []
+        check = f"_bounded(f, {name!r}, {value}, {what}, {span})"
+        return [f"{ind}{check}"] if always else [f"{ind}if {name!r} in _G.state.bounds:", f"{ind}    {check}"]
+
+    @staticmethod
+    def what(n: str) -> str:
+        """How the trace names the counter ``n`` of the holder in ``_who`` (``_what`` in compiler.py)."""
+        held = _fstring("", "_who", "'s " + n)
+        return f"({n!r} if _who == {n!r} else {held})"
+
+    @staticmethod
+    def reshape(table: str, n: str, ind: str, target) -> list:
+        """Lines counting a name added to a player's or card's dict (``Game.reshaped``); a game's
+        counters, supplies, roles and flags are all there from set-up."""
+        if isinstance(target, A.Name):
+            return []
+        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _G.reshaped += 1"]
+
+    def written(self, names, ind: str) -> list:
+        """Lines noting that these names are written now (``Game.written``), which only the state
+        checks read: none for a game without them."""
+        if not self.polls:
+            return []
+        return [f"{ind}_G.written[{n!r}] = _G.version" for n in dict.fromkeys(names)]
+
+    def b_Set(self, s, ind):
+        n, span = s.target.name, self.writer.constant(s.span)
+        lines, maybe_card = self.target(s.target, ind, "_tab", "_who")
+        secret = maybe_card and any(name == n for _, name in self.hidden)
+        lines.append(f"{ind}_old = _tab.get({n!r})")
+        if secret:
+            lines.append(f"{ind}_secret = type(_o) is _Card and (_o.type, {n!r}) in _HIDDEN")
+        if s.value is not None:
+            lines.append(f"{ind}_new = {self.expr(s.value)}")
+        else:       # clear: a flag becomes false, a counter 0, a role or attribute none
+            lines.append(f"{ind}_new = False if isinstance(_old, bool) else 0 if isinstance(_old, int) else None")
+        lines.append(f"{ind}_what = {self.what(n)}")
+        lines += self.bound(n, "_new", "_what", span, ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += [f"{ind}_tab[{n!r}] = _new",
+                  f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
+        record = f"_G.record(f.rule, 'set', f'{{_what}}: {{_words(_old)}} -> {{_words(_new)}}')"
+        if secret:
+            lines += [f"{ind}    if _secret:",
+                      f"{ind}        _G.record(f.rule, 'set', f'{{_what}} changes (hidden)', hidden=True)",
+                      f"{ind}    else:",
+                      f"{ind}        {record}"]
+        else:
+            lines.append(f"{ind}    {record}")
+        return lines
+
+    def b_Change(self, s, ind):
+        n, span = s.target.name, self.writer.constant(s.span)
+        lines, _ = self.target(s.target, ind, "_tab", "_who")
+        lines += [f"{ind}_old = _tab.get({n!r}) or 0",
+                  f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}",
+                  f"{ind}_what = {self.what(n)}"]
+        lines += self.bound(n, "_new", "_what", span, ind, always=False)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += [f"{ind}_tab[{n!r}] = _new",
+                  f"{ind}_G.record(f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}')"]
+        return lines
+
+    def b_Transfer(self, s, ind):
+        span = self.writer.constant(s.span)
+        src, dst = s.source.name, s.destination.name
+        lines = [f"{ind}_n = {self.expr(s.amount)}"]
+        lines += self.target(s.source, ind, "_src", "_who")[0]
+        lines.append(f"{ind}_from = {self.what(src)}")
+        lines += self.target(s.destination, ind, "_dst", "_who")[0]
+        lines += [f"{ind}_to = {self.what(dst)}",
+                  f"{ind}_have = _src.get({src!r}) or 0",
+                  f"{ind}if _n < 0:",
+                  f"{ind}    raise _G.error(f'cannot transfer a negative amount ({{_n}})', f.rule, {span})",
+                  f"{ind}if _have < _n:",
+                  f"{ind}    raise _G.error(f'{{_from}} holds {{_have}}, not the {{_n}} to transfer', f.rule,"
+                  f" {span})",
+                  f"{ind}_after = (_dst.get({dst!r}) or 0) + _n"]
+        lines += self.bound(dst, "_after", "_to", span, ind)
+        if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
+            lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1"]
+        lines += self.written([src, dst], ind)
+        lines += [f"{ind}_src[{src!r}] = _have - _n",
+                  f"{ind}_dst[{dst!r}] = _after",
+                  f"{ind}_G.record(f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
+                  f" amount=_n)"]
+        return lines
+
+
+def _fstring(*parts) -> str:
+    """The source of an f-string: ``parts`` alternate text and the Python expressions written in it."""
+    text = "".join("{" + p + "}" if i % 2 else p.replace("{", "{{").replace("}", "}}")
+                   for i, p in enumerate(parts))
+    return "f" + repr(text)
+
+
+#: The statements that set a variable of the frame (their ``var``).
+_SETTING = (A.Let, A.ForEach, A.Choose, A.ChooseNumber, A.Order, A.Pick, A.Roll)
+
+
+def _assigned(body) -> set:
+    """Every variable a statement of ``body``, or of a block inside one, sets."""
+    found, stack = set(), list(body)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _SETTING):
+            found.add(x.var)
+        if isinstance(x, tuple):
+            stack.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+    return found
