@@ -7,7 +7,9 @@ The pipeline, one module per pass:
     model.py       the AST of a game's files -> one game definition
     checks.py      game definition -> static diagnostics
     compiler.py    game definition -> closures for statements, once per game definition;
-    codegen.py     expressions, named values, requirements and state checks written as Python source
+    codegen.py     expressions, named values, legal plays and state checks written as Python source
+    blocks.py      blocks of statements written as Python source (closures for the rest)
+    reads.py       what a state check's condition reads, so it is polled only when that may change
     engine.py      compiled rules + players + agents -> a game in play: state, decisions, trace
     scenarios.py   scenario files -> runs -> expectations met or not
     compliance.py  game logs -> replayed against the rules; random games simulated

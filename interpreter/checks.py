@@ -77,6 +77,7 @@ class Checker:
                 self.check_block(ability.body, Scope(self, {"this": "card"}))
         if g.flow is not None:
             self.check_block(g.flow.body, Scope(self, {}))
+        self.check_value_cycles()
         self.check_reachability()
         return self.errors
 
@@ -182,6 +183,38 @@ class Checker:
 
     def check_event(self, event: A.Event):
         pass
+
+    def check_value_cycles(self):
+        """A value defined in terms of itself, directly or through other values, outside any
+        ``if ... then ... else`` branch (which may end the recursion, as in a sum over a list) would
+        never be worked out: each such value is an error, with the chain of values leading back to it."""
+        values = self.game.values
+        reads = {}
+        for name, v in values.items():
+            found, stack = set(), [v.body]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, A.IfExpr):
+                    stack.append(x.condition)   # a branch may stop the recursion: only the condition counts
+                    continue
+                if isinstance(x, A.Name) and x.name in values and x.name not in v.params \
+                        and x.name not in self.game.fields:
+                    found.add(x.name)
+                elif isinstance(x, A.Call) and x.name in values:
+                    found.add(x.name)
+                if isinstance(x, tuple):
+                    stack.extend(x)
+                elif hasattr(x, "__dataclass_fields__"):
+                    stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+            reads[name] = found
+        for name, v in values.items():
+            chain = _path_back(name, reads)
+            if chain:
+                self.rule = v.rule
+                self.error("S070", f"value '{name}' is defined in terms of itself ({' -> '.join(chain)}): "
+                           "it could never be worked out", v.span,
+                           hint="write it without reading itself, or as steps in the rule's procedure")
+        self.rule = ""
 
     def check_value(self, value: A.Value):
         if value.name in CONSTANTS or value.name in BUILTINS:
@@ -696,6 +729,20 @@ class Scope:
 def field_type(f: A.StateField) -> str:
     return {"counter": "number", "supply": "number", "zone": "zone", "row": "zone", "role": "player",
             "flag": "bool"}[f.kind]
+
+
+def _path_back(start: str, reads: dict) -> list:
+    """The shortest chain of values from ``start`` back to itself (``[a, b, a]``), or [] if none."""
+    seen, queue = {start}, [[start]]
+    while queue:
+        path = queue.pop(0)
+        for nxt in sorted(reads.get(path[-1], ())):
+            if nxt == start:
+                return path + [start]
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(path + [nxt])
+    return []
 
 
 def check(game: GameDef) -> list[Diagnostic]:

@@ -339,6 +339,11 @@ class Game:
         except GameOver as over:
             self.over = True
             self.winners = over.winners
+        except RecursionError:
+            # A last guard: rules are limited to NESTING_LIMIT deep and values may not read
+            # themselves (S070), so only Python's own stack limit is left to meet here.
+            raise self.error("the rules nest deeper than Python's stack allows: a rule, value or "
+                             "trigger keeps starting itself", "") from None
         return self.winners
 
     def run_rule(self, rule_id: str, frame: Optional[Frame] = None):
@@ -369,6 +374,12 @@ class Game:
                                          rule_id, rule.span)
             else:
                 self.run_sequence(self.children[rule_id])
+        except RecursionError:
+            if self.depth > 1:
+                raise               # the outermost rule reports it, with the stack unwound
+            raise self.error("the rules nest deeper than Python's stack allows: a value that reads itself "
+                             "without end, or a rule or trigger that keeps starting itself", rule_id,
+                             rule.span) from None
         finally:
             self.depth -= 1
 

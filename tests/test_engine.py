@@ -554,3 +554,21 @@ def test_twenty_games_exercise_every_rule_of_the_yard_and_the_street(tally):
     assert any(r == "3.2" and t.startswith("Fox's spotted: none ->") for r, t in texts)
     assert {t.split(" ")[0] for r, t in texts if r == "3.3"} == {"1", "2"}
     assert any(r == "4.2" for r, t in texts)
+
+
+def test_a_value_that_reads_itself_without_end_is_an_error_naming_the_rule_not_a_recursion_error():
+    gamedef = _game_from('''
+game loop "Loop" { players 2 to 2 }
+state { game counter n = 0 }
+rule 1 "Count" {
+  text "Count."
+  value a(k) = if k < 0 then 0 else a(k + 1)
+  set n = a(1)
+}
+flow { run 1 }
+''')
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "1" and "nest deeper than Python's stack allows" in d.message and d.span.line == 4
