@@ -765,10 +765,16 @@ class Compiler:
                     game.record(rule, "pass", f"{who.name if type(who) is Player else who} passes", who)
                     passes += 1
                 else:
-                    if choice.action not in names:
-                        raise Violation(rule, f"{choice.action} is not a play this window allows "
-                                        f"({', '.join(names)} or pass)", choice, s.span)
-                    game.attempt(choice, rule, options)
+                    try:
+                        if choice.action not in names:
+                            raise Violation(rule, f"{choice.action} is not a play this window allows "
+                                            f"({', '.join(names)} or pass)", choice, s.span)
+                        game.attempt(choice, rule, options)
+                    except Violation as refused:
+                        if not game.may_choose_again(refused, player):
+                            raise
+                        i -= 1                  # refused and taken back: the same player chooses again
+                        continue
                     passes = 0
                 if game.checked_at != game.version:
                     game.run_checks()
@@ -805,11 +811,16 @@ class Compiler:
                                                   s.span))
                     if choice.player is not player:
                         raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)
-                    if not (choice.action == "pass" and may_pass) and choice.action not in names:
-                        allowed = ", ".join(names + (["pass"] if may_pass else []))
-                        raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
-                                        f"(now: {allowed})", choice, s.span)
-                    game.attempt(choice, f.rule, options)
+                    try:
+                        if not (choice.action == "pass" and may_pass) and choice.action not in names:
+                            allowed = ", ".join(names + (["pass"] if may_pass else []))
+                            raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
+                                            f"(now: {allowed})", choice, s.span)
+                        game.attempt(choice, f.rule, options)
+                    except Violation as refused:
+                        if not game.may_choose_again(refused, player):
+                            raise
+                        continue                # refused and taken back: the player chooses again
                     if choice.action == "pass":
                         if part.count in ("any", "up-to"):
                             break

@@ -211,6 +211,8 @@ class Game:
         self._in_play_zones = None      # the zones marked in-play, players in seat order
         self.current_span: Optional[A.Span] = None
         self.listeners: list[Callable[[TraceEvent], None]] = []
+        #: ``choose_again(violation, player) -> bool``: see ``may_choose_again`` (None: never)
+        self.choose_again: Optional[Callable[[Violation, Player], bool]] = None
         fmt = format or (gamedef.header.formats[0] if gamedef.header and gamedef.header.formats else "")
         self.state = State([Player(name, i) for i, name in enumerate(players)], fmt)
         program = self.program = Program.of(gamedef)
@@ -518,6 +520,15 @@ class Game:
             for args in actions[name].legal(self, player):
                 plays.append(Play(name, player, args))
         return plays
+
+    def may_choose_again(self, refused: Violation, player: Player) -> bool:
+        """A play refused in a window or a turn: whether it is taken back and the player chooses again
+        (``choose_again`` says so: a scenario that scripts another choice for the player), the
+        refusal recorded in the trace; otherwise the refusal stops the procedure."""
+        if self.choose_again is None or not self.choose_again(refused, player):
+            return False
+        self.record(refused.rule, "refused", f"refused: {refused.message}", player)
+        return True
 
     def attempt(self, play: Play, rule: str, offered: Optional[list] = None):
         """Make a play: refused (a Violation, nothing applied) unless every requirement holds.

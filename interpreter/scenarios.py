@@ -173,6 +173,7 @@ class Runner:
                          step_budget=SCENARIO_STEP_BUDGET)
         self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
         self.refusal: Optional[Violation] = None
+        self.game.choose_again = self._choose_again
         self.current: A.Step = A.Step(scenario.span, "setup")
         self.result = Result(scenario)
 
@@ -295,6 +296,13 @@ class Runner:
             self._guarded(lambda: game.flow(Frame(game, {}, "")))
         else:
             self.expect(step)
+
+    def _choose_again(self, refused, player) -> bool:
+        """A refused play is taken back when the script's next line is another choice by the same
+        player (as at the table: the player is told why, and chooses again)."""
+        self.refusal = refused
+        queue = self.script.queue
+        return bool(queue) and queue[0].args[0] == player.name
 
     def _guarded(self, action):
         from .engine import Goto

@@ -143,3 +143,24 @@ def test_expect_trace_with_words_checks_the_order_of_events_within_a_rule(pytest
         "*the trace does not have these events in this order*",
         "*actual:   no event cites 1 saying \"ann's gold\" after the one matching 1 \"bob's gold\"*",
     ])
+
+
+def test_a_refused_play_is_taken_back_when_the_script_has_another_choice_for_the_player(pytester):
+    make_project(pytester, '''
+    scenario "Refused, then another choice" {
+      question "Bob, not the first player, tries to spend; what then?"
+      answer "The play is refused (rule 2) and taken back; Bob passes instead and the window closes."
+      cite 2
+      players ann, bob
+      setup { set first-player = ann  set bob.gold = 1 }
+      ann passes
+      bob plays spend()
+      bob passes
+      run 2
+      expect refused 2 "Only the first player may spend."
+      expect bob.gold == 1
+      expect trace 2 "refused: Only the first player may spend.", 2 "bob passes", 2 "closes"
+    }
+    ''')
+    result = pytester.runpytest("scenarios")
+    result.assert_outcomes(passed=1)
