@@ -32,6 +32,29 @@ def node(cls):
     return dataclass(frozen=True, slots=True)(cls)
 
 
+def children(x) -> list:
+    """What a node holds (its fields but its span; a tuple's items); nothing for a leaf value."""
+    if isinstance(x, tuple):
+        return list(x)
+    if hasattr(x, "__dataclass_fields__") and not isinstance(x, Span):
+        return [getattr(x, f) for f in x.__dataclass_fields__ if f != "span"]
+    return []
+
+
+def descendants(x):
+    """``x`` and everything inside it, nodes and values, walked without recursion."""
+    stack = [x]
+    while stack:
+        y = stack.pop()
+        yield y
+        stack.extend(children(y))
+
+
+def names_in(x) -> set:
+    """Every name an expression (or any node) reads."""
+    return {y.name for y in descendants(x) if isinstance(y, Name)}
+
+
 # ----------------------------------------------------------------- expressions
 
 

@@ -336,13 +336,4 @@ _SETTING = (A.Let, A.ForEach, A.Choose, A.ChooseNumber, A.Order, A.Pick, A.Roll)
 
 def _assigned(body) -> set:
     """Every variable a statement of ``body``, or of a block inside one, sets."""
-    found, stack = set(), list(body)
-    while stack:
-        x = stack.pop()
-        if isinstance(x, _SETTING):
-            found.add(x.var)
-        if isinstance(x, tuple):
-            stack.extend(x)
-        elif hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
-    return found
+    return {x.var for x in A.descendants(tuple(body)) if isinstance(x, _SETTING)}

@@ -202,10 +202,7 @@ class Checker:
                     found.add(x.name)
                 elif isinstance(x, A.Call) and x.name in values:
                     found.add(x.name)
-                if isinstance(x, tuple):
-                    stack.extend(x)
-                elif hasattr(x, "__dataclass_fields__"):
-                    stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
+                stack.extend(A.children(x))
             reads[name] = found
         for name, v in values.items():
             chain = _path_back(name, reads)

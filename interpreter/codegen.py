@@ -60,16 +60,7 @@ def _pending(writer, v):
 def _worth_remembering(body) -> bool:
     """Whether a value's body does enough work to remember its answer: it looks over a list
     (a quantifier, highest/lowest) or reads another value or a built-in."""
-    stack = [body]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (A.Quantified, A.Ranked, A.Call)):
-            return True
-        if isinstance(x, tuple):
-            stack.extend(x)
-        elif hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
-    return False
+    return any(isinstance(x, (A.Quantified, A.Ranked, A.Call)) for x in A.descendants(body))
 
 
 #: The longest body of a value written where it is read (longer ones are called: written twice, the
@@ -273,7 +264,7 @@ class ExpressionWriter:
         body = []
         for i, (is_let, stmt) in enumerate(checks):
             expr = stmt.value if is_let else stmt.condition
-            varies = bool(_names_in(expr) & reads_choice)
+            varies = bool(A.names_in(expr) & reads_choice)
             value = self.inline(expr, scope, test=not is_let)
             if is_let:
                 local = f"_let{i}"
@@ -351,7 +342,7 @@ class ExpressionWriter:
     def closure(self, x, scope) -> str:
         """Call the closure for ``x``: only when it reads no quantifier variable (``_q``). A closure
         reads names from the frame, which holds a value's parameters (``_p``) but not those."""
-        if any(scope[n].startswith("_q") for n in _names_in(x) if n in scope):
+        if any(scope[n].startswith("_q") for n in A.names_in(x) if n in scope):
             raise _NotWritten
         self.frame_needed = True
         return f"{self.constant(self.compiler.closure(x))}(f)"
@@ -547,17 +538,3 @@ class ExpressionWriter:
         local, inner = self._bind(x.var, scope)
         key = self.write(x.key, inner)
         return f"_best({x.kind!r}, [({key}, {local}) for {local} in _as_list({iterable})])"
-
-
-def _names_in(expr) -> set:
-    """Every name an expression reads (walked without recursion)."""
-    names, stack = set(), [expr]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Name):
-            names.add(x.name)
-        elif isinstance(x, tuple):
-            stack.extend(x)
-        elif hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
-    return names

@@ -750,20 +750,6 @@ def _check_reads(compiler, check: A.Check):
     return None if items is None or condition is None else tuple(sorted(items | condition))
 
 
-def _names_in(expr) -> set:
-    """Every name an expression reads (walked without recursion)."""
-    names, stack = set(), [expr]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Name):
-            names.add(x.name)
-        elif isinstance(x, tuple):
-            stack.extend(x)
-        elif hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "span")
-    return names
-
-
 def _lets_where_needed(requirements) -> list:
     """The requirements in order, each ``let`` moved to just before the first requirement that reads
     it: deciding legality then skips the work a failing earlier requirement makes useless. Lets and
@@ -773,7 +759,7 @@ def _lets_where_needed(requirements) -> list:
     for s, fn in requirements:
         if isinstance(s, A.Let):
             continue
-        needed = _names_in(s.condition)
+        needed = A.names_in(s.condition)
         seen: set = set()
         changed = True
         while changed:
@@ -781,7 +767,7 @@ def _lets_where_needed(requirements) -> list:
             for let in pending:
                 if let[0].var in needed and let[0].var not in seen:
                     seen.add(let[0].var)
-                    needed |= _names_in(let[0].value)
+                    needed |= A.names_in(let[0].value)
                     changed = True
         for let in [l for l in pending if l[0].var in needed]:
             pending.remove(let)
