@@ -275,7 +275,7 @@ class BlockWriter:
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
-        record = f"_G.record(f.rule, 'set', f'{{_what}}: {{_words(_old)}} -> {{_words(_new)}}')"
+        record = "_G.record(f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}')"
         if secret:
             lines += [f"{ind}    if _secret:",
                       f"{ind}        _G.record(f.rule, 'set', f'{{_what}} changes (hidden)', hidden=True)",

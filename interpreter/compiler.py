@@ -14,7 +14,6 @@ the written blocks are tested against.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
@@ -22,9 +21,6 @@ from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import LudexError
 from .state import Card, Player, Zone, words
-
-if TYPE_CHECKING:
-    from .engine import Game
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
@@ -749,20 +745,12 @@ class Compiler:
                 i += 1
                 if player.eliminated:
                     continue
-                game.steps += 1
-                if game.steps > game.step_budget:
-                    raise game.over_budget(rule)
-                options = []          # the legal plays (``Game.legal_plays``), then a pass
-                actions = game.actions
-                for name in names:
-                    if name != "pass":
-                        for args in actions[name].legal(game, player):
-                            options.append(Play(name, player, args))
+                game.tick(rule)
+                options = game.legal_plays(player, names)
                 options.append(Play("pass", player))
                 choice = game.decide(Decision(player, "play", options, rule, s.name, False, s.span))
                 if choice.action == "pass":
-                    who = choice.player         # as ``attempt`` records a pass
-                    game.record(rule, "pass", f"{who.name if type(who) is Player else who} passes", who)
+                    game.attempt(choice, rule)
                     passes += 1
                 else:
                     try:

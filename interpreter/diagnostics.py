@@ -7,7 +7,7 @@ In: spans from the AST. Out: ``Diagnostic`` values (collected by every pass) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
