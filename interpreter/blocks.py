@@ -161,7 +161,7 @@ class BlockWriter:
         return [f"{ind}_G.run_rule({s.target!r}, f)"]
 
     def b_Log(self, s, ind):
-        return [f"{ind}_G.record(f.rule, 'log', {s.message!r})"]
+        return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, '', None))"]
 
     def b_If(self, s, ind):
         lines = []
@@ -275,14 +275,15 @@ class BlockWriter:
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
-        record = "_G.record(f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}')"
+        record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', '', None))"
         if secret:
             lines += [f"{ind}    if _secret:",
-                      f"{ind}        _G.record(f.rule, 'set', f'{{_what}} changes (hidden)', hidden=True)",
+                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', '', {{'hidden': True}}))",
                       f"{ind}    else:",
-                      f"{ind}        {record}"]
+                      f"{ind}        {record}",
+                      f"{ind}    _G.version += 1"]
         else:
-            lines.append(f"{ind}    {record}")
+            lines += [f"{ind}    {record}", f"{ind}    _G.version += 1"]
         return lines
 
     def b_Change(self, s, ind):
@@ -294,7 +295,8 @@ class BlockWriter:
         lines += self.bound(n, "_new", "_what", span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
-                  f"{ind}_G.record(f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}')"]
+                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', '', None))",
+                  f"{ind}_G.version += 1"]
         return lines
 
     def b_Transfer(self, s, ind):
@@ -318,8 +320,9 @@ class BlockWriter:
         lines += self.written([src, dst], ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
-                  f"{ind}_G.record(f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
-                  f" amount=_n)"]
+                  f"{ind}_G.events.append((f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
+                  f" '', {{'amount': _n}}))",
+                  f"{ind}_G.version += 1"]
         return lines
 
 

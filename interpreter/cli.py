@@ -281,7 +281,7 @@ def cmd_run(args) -> int:
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
     game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
     if not args.json:
-        game.listeners.append(lambda e: print(format_event(e)))
+        game.listen(lambda e: print(format_event(e)))
     if recorder or args.max_rounds is not None:
         from .compliance import Watch
         Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)

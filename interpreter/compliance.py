@@ -446,7 +446,7 @@ class LogChecker:
                                 entries=sum(1 for e in self.entries if e.kind in _DECISION_KINDS))
         self.last_entry: Optional[A.Step] = None
         self.last_good: list = []
-        self.game.listeners.append(self._on_event)
+        self.game.listen(self._on_event)
 
     # -- findings
     def find(self, code, message, span, rule="", options=(), related=(), hint="", state=None):
@@ -913,7 +913,7 @@ class LogRecorder:
 
     def attach(self, game: Game) -> "LogRecorder":
         self.game = game
-        game.listeners.append(self._event)
+        game.listen(self._event)
         return self
 
     def on_round(self, n: int):
@@ -1102,7 +1102,7 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
     result["decisions"] = decisions[0]
     result["steps"] = game.steps
     result["events"] = len(game.trace)
-    result["exercised"] = sorted(r for r in game.exercised if r in gamedef.rules)
+    result["exercised"] = sorted(r for r in game.rules_exercised() if r in gamedef.rules)
     return result
 
 

@@ -72,6 +72,20 @@ class TraceEvent:
                 "text": self.text, "data": self.data}
 
 
+class _Heard(list):
+    """``Game.events`` while someone listens: each event appended is told to the listeners at once."""
+
+    def __init__(self, events, game):
+        super().__init__(events)
+        self.game = game
+
+    def append(self, event):
+        list.append(self, event)
+        made = self.game.trace[-1]
+        for listen in self.game.listeners:
+            listen(made)
+
+
 @dataclass
 class Play:
     """A play a player may make: an action with its arguments (or a pass)."""
@@ -173,7 +187,10 @@ class Game:
         self.rng = random.Random(seed)
         self.seed = seed
         self.forced: dict[str, deque] = {}
-        self.trace: list[TraceEvent] = []
+        #: the trace as it is recorded: ``(rule, kind, text, player name, data or None)`` for each event,
+        #: made into ``TraceEvent``s when the trace is read (``trace``)
+        self.events: list[tuple] = []
+        self._trace: list[TraceEvent] = []
         self.modifiers: list[Modifier] = []
         #: the names (attributes, counters, values) some modifier in force is on: a read of any other
         #: name skips looking through the modifiers
@@ -210,7 +227,8 @@ class Game:
         self.exercised: set = set()
         self._in_play_zones = None      # the zones marked in-play, players in seat order
         self.current_span: Optional[A.Span] = None
-        self.listeners: list[Callable[[TraceEvent], None]] = []
+        #: told each event as it is recorded (``listen``)
+        self.listeners: tuple[Callable[[TraceEvent], None], ...] = ()
         #: ``choose_again(violation, player) -> bool``: see ``may_choose_again`` (None: never)
         self.choose_again: Optional[Callable[[Violation, Player], bool]] = None
         fmt = format or (gamedef.header.formats[0] if gamedef.header and gamedef.header.formats else "")
@@ -283,19 +301,30 @@ class Game:
         self.cards_moved += 1
 
     # -- trace
-    def record(self, rule: str, kind: str, text: str, player=None, **data) -> TraceEvent:
-        trace = self.trace
-        event = TraceEvent(len(trace) + 1, rule, kind, text, player.name if type(player) is Player
-                           else (player or ""), data)
-        trace.append(event)
+    def record(self, rule: str, kind: str, text: str, player=None, **data):
+        """Add an event to the trace. (Written rules append to ``events`` themselves.)"""
+        self.events.append((rule, kind, text, player.name if type(player) is Player else (player or ""), data))
         if kind not in _NOTHING_CHANGES:
             self.version += 1
-        if rule:
-            self.exercised.add(rule)
-        if self.listeners:
-            for listen in self.listeners:
-                listen(event)
-        return event
+
+    @property
+    def trace(self) -> list[TraceEvent]:
+        """Every event recorded so far, in order, numbered from 1."""
+        made, events = self._trace, self.events
+        if len(made) < len(events):
+            made.extend(TraceEvent(seq, rule, kind, text, player, data if data is not None else {})
+                        for seq, (rule, kind, text, player, data) in enumerate(events[len(made):], len(made) + 1))
+        return made
+
+    def listen(self, listener: Callable[[TraceEvent], None]):
+        """Tell ``listener`` each event from now on, as it is recorded."""
+        self.listeners += (listener,)
+        if type(self.events) is list:
+            self.events = _Heard(self.events, self)
+
+    def rules_exercised(self) -> set:
+        """The rules that ran, were cited by an event, or had a requirement checked."""
+        return self.exercised | {event[0] for event in self.events if event[0]}
 
     def error(self, message: str, rule: str, span: Optional[A.Span] = None) -> RuntimeRuleError:
         span = span or self.current_span or A.NOWHERE

@@ -267,7 +267,7 @@ class Runner:
         if r.status != "error" and r.failures:
             r.status = "failed"
         r.trace = self.game.trace
-        r.exercised = {x for x in self.game.exercised if x in self.gamedef.rules}
+        r.exercised = {x for x in self.game.rules_exercised() if x in self.gamedef.rules}
         return r
 
     def step(self, step: A.Step):

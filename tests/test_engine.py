@@ -202,7 +202,7 @@ def test_modifier_lasts_until_the_end_of_the_round(tally):
     game = Game(tally, ["ann", "bob"], RandomAgent(3), seed=3)
     game.force("dice coin", "heads")
     seen = []
-    game.listeners.append(lambda e: seen.append(e))
+    game.listen(seen.append)
     game.run()
     kinds = [e.kind for e in seen]
     assert "modifier" in kinds and "expire" in kinds
@@ -546,7 +546,7 @@ def test_twenty_games_exercise_every_rule_of_the_yard_and_the_street(tally):
     exercised, texts = set(), []
     for seed in range(1, 21):
         game = play(tally, seed)
-        exercised |= game.exercised
+        exercised |= game.rules_exercised()
         texts += [(e.rule, e.text) for e in game.trace]
     assert set(tally.rules) <= exercised
     assert any(r == "3.1" and t.endswith("walk(E1)") for r, t in texts)            # through the door
