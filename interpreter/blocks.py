@@ -73,6 +73,8 @@ class BlockWriter:
         """``run(frame)`` for a block of statements."""
         self.blocks += 1
         name = f"block{self.blocks}"
+        from .codegen import bound_names
+        self.writer.bound |= bound_names(body)      # a scenario's set-up binds its own
         saved = self.nesting, self.scope, self.enclosing
         self.nesting, self.scope, self.enclosing = 0, {}, "None"
         try:
@@ -176,6 +178,9 @@ class BlockWriter:
     def b_ForEach(self, s, ind):
         item = self.writer.local("_each")
         items = f"{item}s"
+        kind = self.writer.items_kind(s.iterable, self.scope)
+        if kind is not None:
+            self.writer.kinds[item] = kind
         lines = [f"{ind}{items} = _as_list_copy({self.expr(s.iterable)})"]
         loop = [f"for {item} in {items}:", f"    _V[{s.var!r}] = {item}"]
         # The body reads the variable from the loop's local, unless some statement in it sets the

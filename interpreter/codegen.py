@@ -21,6 +21,7 @@ import ast
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
+from .records import Frame
 from .state import Card, Player, Zone, words
 
 # Nodes with nothing to gain: one closure call already.
@@ -77,6 +78,20 @@ def _is_literal(source: str) -> bool:
     return type(value) in (int, float, str) and repr(value) == source
 
 
+def bound_names(nodes) -> set:
+    """Every name bound as a variable in ``nodes``: by a statement or quantifier (``var``), as a
+    play's player (``actor``), or as a parameter of a play, value or event."""
+    names = set()
+    for x in A.descendants(tuple(nodes)):
+        for name in (getattr(x, "var", None), getattr(x, "actor", None)):
+            if isinstance(name, str):
+                names.add(name)
+        params = getattr(x, "params", None)
+        if isinstance(params, tuple):
+            names.update(p if isinstance(p, str) else p.name for p in params)
+    return names
+
+
 class _NotWritten(Exception):
     """A sub-expression that reads a quantifier's variable cannot be handed to a closure."""
 
@@ -97,6 +112,12 @@ def _choices(pool) -> list:
     """The choices a play's parameter ranges over: a zone's cards, or the items of a list."""
     return list(pool.cards) if isinstance(pool, Zone) else list(pool)
 
+
+#: Built-ins (and constants) whose every item is sure to be a player, or a card.
+_ITEMS = {"players": "player", "all-players": "player", "players-from": "player", "opponents": "player",
+          "cards-in-play": "card"}
+#: Built-ins whose items are items of their first (or first two) arguments: of the same kind if those are.
+_SAME_ITEMS = {"cards": 1, "reverse": 1, "without": 1, "join": 2}
 
 #: A requirement not yet worked out.
 _UNSET = object()
@@ -127,21 +148,29 @@ class ExpressionWriter:
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
         self.env: dict = {"_as_list": _as_list, "_member": _member, "_best": _best, "_Card": Card,
-                          "_Player": Player, "_Frame": None, "_VALUES": self.values, "_choices": _choices,
+                          "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_choices": _choices,
                           "_UNSET": _UNSET}
         self.locals = 0
         self.in_place: set = set()    # the values being written (one reading itself is called)
         #: the names of the zones and rows each player has
         self.player_zones = {f.name for f in compiler.gamedef.fields.values()
                              if f.scope == "player" and f.kind in ("zone", "row")}
+        #: the counters, supplies, roles and flags every player has (made at set-up)
+        self.player_fields = {f.name for f in compiler.gamedef.fields.values()
+                              if f.scope == "player" and f.kind not in ("zone", "row")}
+        #: what each Python local the written code binds is known to hold, when it is always a card
+        #: (``"card"``) or always a player (``"player"``): then its attributes are read without asking
+        #: which it is (``w_Attr``)
+        self.kinds: dict[str, str] = {"player": "player"}
+        #: every name the rules bind as a variable somewhere: where a frame's variables are read, such a
+        #: name may hold something other than the game's zone or constant so named
+        self.bound = bound_names(compiler.gamedef.modules)
         self.in_iterable = 0      # inside a comprehension's iterable, where ``:=`` is not allowed
         self.in_value = False     # writing a value's body: no variables but its parameters
         self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
 
     def define(self, source: str, name: str, span):
         """Compile a function's source among the constants written so far; return the function."""
-        from .engine import Frame
-        self.env["_Frame"] = Frame
         exec(compile(source, f"<rules at {span.path}:{span.line}>", "exec"), self.env)
         return self.env[name]
 
@@ -255,16 +284,24 @@ class ExpressionWriter:
         for i, param in enumerate(action.params):
             if param.domain is not None:
                 lines.append(f"    _pool{i} = _choices({self.inline(param.domain, scope)})")
+                kind = self.items_kind(param.domain, scope)
             else:
                 lines.append(f"    _pool{i} = {'list(_G.state.players)' if param.type == 'player' else '[]'}")
+                kind = "player" if param.type == "player" else None
+            if kind is not None:
+                self.kinds[f"_c{i}"] = kind
+            else:
+                self.kinds.pop(f"_c{i}", None)
         lines.append("    _legal = []")
         reads_choice = set(params)        # names whose value differs from one combination to another
         scope.update({p: f"_c{i}" for i, p in enumerate(params)})
         once = []
         body = []
+        #: with no choices there is one combination, looked at once: a requirement that fails ends the search
+        fail = "return _legal" if not params else "continue"
         for i, (is_let, stmt) in enumerate(checks):
             expr = stmt.value if is_let else stmt.condition
-            varies = bool(A.names_in(expr) & reads_choice)
+            varies = bool(A.names_in(expr) & reads_choice) or not params
             value = self.inline(expr, scope, test=not is_let)
             if is_let:
                 local = f"_let{i}"
@@ -284,14 +321,14 @@ class ExpressionWriter:
                 once.append(known)
                 body += [f"if {known} is _UNSET:", f"    {known} = {fails}"]
                 fails = known
-            body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", "    continue"]
+            body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", f"    {fail}"]
+        if not params:
+            lines += ["    " + line for line in body] + ["    _legal.append(())", "    return _legal"]
+            return self.define("\n".join(lines) + "\n", "legal", action.span)
         lines += [f"    {known} = _UNSET" for known in once]
         ind = "    "
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")
-            ind += "    "
-        if not params:            # one combination: no choices
-            lines.append(f"{ind}for _none in (None,):")
             ind += "    "
         choices = "".join(f", {p!r}: _c{i}" for i, p in enumerate(params))
         lines.append(f"{ind}f.vars = _V = {{{actor!r}: player{choices}}}")
@@ -309,7 +346,7 @@ class ExpressionWriter:
         try:
             if check.iterable is not None:
                 items = f"_as_list({self.iterable(check.iterable, {})})"
-                local, scope = self._bind(check.var, {})
+                local, scope = self._bind(check.var, {}, self.items_kind(check.iterable, {}))
             else:
                 items, local, scope = "(None,)", "_item", {}
             condition = self.test(check.condition, scope)
@@ -424,6 +461,16 @@ class ExpressionWriter:
             obj = f"_a{self.locals}"
             first = f"({obj} := {subject})"
         n = x.name
+        kind = self.kinds.get(obj) if first == obj else None
+        if kind == "card":
+            if n in _CARD_BUILTINS:
+                return f"({obj}.{_CARD_BUILTINS[n]} if {n!r} not in {obj}.attrs else {read}({obj}, f))"
+            return f"({obj}.attrs.get({n!r}) if {n!r} not in _G.modified else {read}({obj}, f))"
+        if kind == "player":
+            if n in self.player_fields:
+                return f"({obj}.fields[{n!r}] if {n!r} not in _G.modified else {read}({obj}, f))"
+            if n in self.player_zones:
+                return f"({obj}.zones[{n!r}] if {n!r} not in {obj}.fields else {read}({obj}, f))"
         if n in _CARD_BUILTINS:     # a card's title, type, owner, zone, face-up, unless it has an attribute so named
             card = f"{obj}.{_CARD_BUILTINS[n]} if type({first}) is _Card and {n!r} not in {obj}.attrs"
         else:
@@ -440,6 +487,13 @@ class ExpressionWriter:
         return f"{item}({self.write(x.subject, scope)}, {self.write(x.index, scope)}, f)"
 
     def w_Call(self, x, scope):
+        if x.name == "first" and len(x.args) == 1 and isinstance(x.args[0], A.Quantified) \
+                and x.args[0].kind == "those":
+            # the first item that passes: the rest are not looked at
+            those = x.args[0]
+            iterable = self.iterable(those.iterable, scope)
+            local, inner = self._bind(those.var, scope, self.items_kind(those.iterable, scope))
+            return f"next(({local} for {local} in _as_list({iterable}) if {self.test(those.body, inner)}), None)"
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
@@ -506,10 +560,47 @@ class ExpressionWriter:
         c, t, o = self.test(x.condition, scope), self.write(x.then, scope), self.write(x.otherwise, scope)
         return f"({t} if {c} else {o})"
 
-    def _bind(self, var: str, scope: dict) -> tuple[str, dict]:
+    def _bind(self, var: str, scope: dict, kind=None) -> tuple[str, dict]:
         self.locals += 1
         local = f"_q{self.locals}"
+        if kind is not None:
+            self.kinds[local] = kind
         return local, {**scope, var: local}
+
+    def items_kind(self, x, scope) -> str | None:
+        """``"card"`` when every item of the list or zone ``x`` is sure to be a card, ``"player"``
+        when every item is sure to be a player, None when that cannot be told from the rules."""
+        if isinstance(x, A.Name):
+            if x.name in scope or (x.name in self.bound and not self.in_value):
+                return None
+            kind = self.compiler.global_kind(x.name)
+            if kind == "zone":
+                return "card"
+            if kind == "constant":
+                return _ITEMS.get(x.name)
+            return None
+        if isinstance(x, A.Attr):
+            # a player's zone: ``p.hand`` (unless the player has a counter or flag so named)
+            if x.name in self.player_zones and x.name not in self.player_fields and \
+                    self.value_kind(x.subject, scope) == "player":
+                return "card"
+            return None
+        if isinstance(x, A.Call) and x.name in BUILTINS:
+            if x.name in _ITEMS:
+                return _ITEMS[x.name]
+            if x.name in _SAME_ITEMS and x.args:
+                kinds = {self.items_kind(a, scope) for a in x.args[:_SAME_ITEMS[x.name]]}
+                return kinds.pop() if len(kinds) == 1 else None
+            return None
+        if isinstance(x, (A.Quantified, A.Ranked)) and x.kind in ("those", "highest", "lowest"):
+            return self.items_kind(x.iterable, scope)
+        return None
+
+    def value_kind(self, x, scope) -> str | None:
+        """``"card"`` or ``"player"`` when the value of ``x`` is sure to be one (never none)."""
+        if isinstance(x, A.Name) and x.name in scope:
+            return self.kinds.get(scope[x.name])
+        return None
 
     def iterable(self, x, scope) -> str:
         self.in_iterable += 1
@@ -520,7 +611,7 @@ class ExpressionWriter:
 
     def w_Quantified(self, x, scope):
         iterable = self.iterable(x.iterable, scope)
-        local, inner = self._bind(x.var, scope)
+        local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
         loop = f"{local} in _as_list({iterable})"
         if x.kind == "every":
@@ -535,6 +626,6 @@ class ExpressionWriter:
 
     def w_Ranked(self, x, scope):
         iterable = self.iterable(x.iterable, scope)
-        local, inner = self._bind(x.var, scope)
+        local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         key = self.write(x.key, inner)
         return f"_best({x.kind!r}, [({key}, {local}) for {local} in _as_list({iterable})])"

@@ -14,12 +14,15 @@ the written blocks are tested against.
 from __future__ import annotations
 
 import operator
+import itertools
+from operator import is_
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import LudexError
+from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation
 from .state import Card, Player, Zone, words
 
 
@@ -606,7 +609,6 @@ class Compiler:
         return while_
 
     def s_Goto(self, s):
-        from .engine import Goto
         target, span = s.target, s.span
 
         def goto(f):
@@ -614,7 +616,6 @@ class Compiler:
         return goto
 
     def s_Skip(self, s):
-        from .engine import SkipStep
 
         def skip(f):
             raise SkipStep()
@@ -626,7 +627,6 @@ class Compiler:
 
     # -- decisions
     def _decide(self, f, chooser, kind, options, prompt, hidden, span):
-        from .engine import Decision
         player = chooser(f)
         return f.game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
 
@@ -725,62 +725,77 @@ class Compiler:
 
     # -- windows and turns
     def s_Window(self, s):
-        from .engine import Decision, Play, Violation
+        from .builtins import players_from
         starting = self.expr(s.starting)
         names = [a for part in s.menu for a in part.actions]
+        plays = [n for n in names if n != "pass"]
         closes = f"{s.name} closes: every player passed in a row"
+        prompt, span = s.name, s.span
 
         def window(f):
             game = f.game
-            from .builtins import players_from
             rule = f.rule
             start = starting(f)
             order = players_from(game, start)
-            game.record(rule, "window", f"{s.name} opens; {start} acts first")
-            passes, i = 0, 0
+            events = game.events
+            events.append((rule, "window", f"{s.name} opens; {start} acts first", "", None))
+            legal = [(name, game.actions[name].legal) for name in plays]
+            passing = {id(p): Play("pass", p) for p in order}     # each player's pass, made once
+            passes, i, seats = 0, 0, len(order)
             active = sum(1 for p in order if not p.eliminated)
             seen = game.eliminations
             while active:
-                player = order[i % len(order)]
+                player = order[i % seats]
                 i += 1
                 if player.eliminated:
                     continue
-                game.tick(rule)
-                options = game.legal_plays(player, names)
-                options.append(Play("pass", player))
-                choice = game.decide(Decision(player, "play", options, rule, s.name, False, s.span))
+                game.steps += 1
+                if game.steps > game.step_budget:
+                    game.tick(rule)
+                options = []
+                for name, legal_args in legal:
+                    for args in legal_args(game, player):
+                        options.append(Play(name, player, args))
+                options.append(passing[id(player)])
+                choice = game.agent(game, Decision(player, "play", options, rule, prompt, False, span))
                 if choice.action == "pass":
-                    game.attempt(choice, rule)
+                    who = choice.player
+                    events.append((rule, "pass", f"{who} passes", who.name if type(who) is Player else (who or ""),
+                                   None))
                     passes += 1
                 else:
                     try:
                         if choice.action not in names:
                             raise Violation(rule, f"{choice.action} is not a play this window allows "
-                                            f"({', '.join(names)} or pass)", choice, s.span)
-                        game.attempt(choice, rule, options)
+                                            f"({', '.join(names)} or pass)", choice, span)
+                        if any(map(is_, options, itertools.repeat(choice))):     # one of those offered: legal
+                            game.actions[choice.action].play(game, choice)
+                        else:
+                            game.attempt(choice, rule)
                     except Violation as refused:
                         if not game.may_choose_again(refused, player):
                             raise
                         i -= 1                  # refused and taken back: the same player chooses again
                         continue
                     passes = 0
-                if game.checked_at != game.version:
+                if game.checked_at != game.version and game.checks:
                     game.run_checks()
                     if game.eliminations != seen:      # a play or a check eliminated a player
                         seen = game.eliminations
                         active = sum(1 for p in order if not p.eliminated)
                 if passes >= active:
                     break
-            game.record(rule, "window", closes)
+            events.append((rule, "window", closes, "", None))
         return window
 
     def s_Turn(self, s):
-        from .engine import Decision, Play, Violation
         player_of = self.expr(s.player)
 
         def turn(f):
             game = f.game
             player = player_of(f)
+            actions = game.actions
+            prompt = f"{player}'s turn"
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
             for part in s.menu:
                 used, made = set(), 0
@@ -790,13 +805,18 @@ class Compiler:
                     if part.count == "up-to" and made >= part.n:
                         break
                     names = [a for a in part.actions if part.repeats or a not in used]
-                    options = game.legal_plays(player, names)
+                    options = []
+                    for name in names:
+                        if name != "pass":
+                            for args in actions[name].legal(game, player):
+                                options.append(Play(name, player, args))
                     may_pass = part.count in ("any", "up-to") or "pass" in names
                     if may_pass:
                         options.append(Play("pass", player))
-                    game.tick(f.rule)
-                    choice = game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False,
-                                                  s.span))
+                    game.steps += 1
+                    if game.steps > game.step_budget:
+                        game.tick(f.rule)
+                    choice = game.decide(Decision(player, "play", options, f.rule, prompt, False, s.span))
                     if choice.player is not player:
                         raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)
                     try:
@@ -804,7 +824,10 @@ class Compiler:
                             allowed = ", ".join(names + (["pass"] if may_pass else []))
                             raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
                                             f"(now: {allowed})", choice, s.span)
-                        game.attempt(choice, f.rule, options)
+                        if choice.action != "pass" and any(map(is_, options, itertools.repeat(choice))):
+                            actions[choice.action].play(game, choice)     # one of those offered: legal
+                        else:
+                            game.attempt(choice, f.rule)
                     except Violation as refused:
                         if not game.may_choose_again(refused, player):
                             raise
@@ -814,12 +837,12 @@ class Compiler:
                             break
                     used.add(choice.action)
                     made += 1
-                    game.run_checks()
+                    if game.checked_at != game.version and game.checks:
+                        game.run_checks()
             game.emit("end", "turn", "", (player,), f.rule, f"{player}'s turn ends")
         return turn
 
     def s_Perform(self, s):
-        from .engine import Play, Violation
         args, actor = [self.expr(a) for a in s.args], self.expr(s.actor)
 
         def perform(f):
@@ -833,7 +856,6 @@ class Compiler:
         return perform
 
     def s_Initiate(self, s):
-        from .engine import Decision
         cards = self.expr(s.cards)
         ordered_by = self.expr(s.ordered_by) if s.ordered_by is not None else None
         kind = s.ability.lower()
@@ -863,7 +885,6 @@ class Compiler:
         return initiate
 
     def s_Require(self, s):
-        from .engine import Violation
         condition = self.expr(s.condition)
 
         def require(f):
@@ -873,7 +894,6 @@ class Compiler:
         return require
 
     def s_Modify(self, s):
-        from .engine import Modifier
         value, d = self.expr(s.value), s.duration
         key_of = self._modifier_key(s.target)
 
@@ -908,7 +928,6 @@ class Compiler:
 
     # -- game end
     def s_Win(self, s):
-        from .engine import GameOver
         players = self.expr(s.players)
 
         def win(f):

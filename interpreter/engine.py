@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef
 from .reads import reads
-from .state import Card, Player, State, Zone, words
+from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
+                      Violation, _name, _words)
+from .state import Card, Player, State, Zone
 
 #: How many statements one game may execute before a rule is taken to loop forever.
 STEP_BUDGET = 2_000_000
@@ -31,45 +32,11 @@ STEP_BUDGET = 2_000_000
 NESTING_LIMIT = 200
 
 
-# ------------------------------------------------------------------ signals and records
-
-
-class GameOver(Exception):
-    def __init__(self, winners):
-        self.winners = winners
-
-
-class Goto(Exception):
-    def __init__(self, target: str, span: A.Span):
-        self.target = target
-        self.span = span
-
-
-class SkipStep(Exception):
-    pass
-
-
 #: Trace events that only say what was asked, offered or decided, or that a milestone or event came:
 #: the state is as it was. (What an event changes is versioned where it is changed: a card revealed, a
 #: modifier starting to apply at the round's beginning; triggers and expiring modifiers record theirs.)
 _NOTHING_CHANGES = frozenset({"pass", "play", "window", "log", "decision", "goto", "skip", "refused", "ability",
                               "event"})
-
-
-@dataclass(slots=True)
-class TraceEvent:
-    """One line of the trace: what happened, which rule made it happen, who acted."""
-
-    seq: int
-    rule: str
-    kind: str
-    text: str
-    player: str = ""
-    data: dict = field(default_factory=dict)
-
-    def as_json(self) -> dict:
-        return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
-                "text": self.text, "data": self.data}
 
 
 class _Heard(list):
@@ -84,94 +51,6 @@ class _Heard(list):
         made = self.game.trace[-1]
         for listen in self.game.listeners:
             listen(made)
-
-
-@dataclass
-class Play:
-    """A play a player may make: an action with its arguments (or a pass)."""
-
-    action: str
-    player: Player
-    args: tuple = ()
-
-    def describe(self) -> str:
-        if self.action == "pass":
-            return "pass"
-        if not self.args:
-            return self.action
-        args = ", ".join(_words(a) for a in self.args)
-        return f"{self.action}({args})" if args else self.action
-
-    def __eq__(self, other):
-        return (isinstance(other, Play) and self.action == other.action and self.player is other.player
-                and self.args == other.args)
-
-    def __hash__(self):
-        return hash((self.action, id(self.player), tuple(id(a) for a in self.args)))
-
-
-@dataclass(slots=True)
-class Decision:
-    """A question the rules ask a player: who decides, the options, the rule asking, hidden or not."""
-
-    player: Optional[Player]
-    kind: str                  # choose | number | order | may | play
-    options: list
-    rule: str
-    prompt: str = ""
-    hidden: bool = False
-    span: Optional[A.Span] = None
-
-    def describe_options(self) -> list[str]:
-        return [o.describe() if isinstance(o, Play) else _words(o) for o in self.options]
-
-
-@dataclass
-class Violation(Exception):
-    """A play the rules refuse: the rule it breaks, the rules' own words, and the play."""
-
-    rule: str
-    message: str
-    play: Optional[Play] = None
-    span: Optional[A.Span] = None
-
-    def __str__(self) -> str:
-        return f"refused by rule {self.rule}: {self.message}"
-
-
-_words = words
-
-
-def _name(who):
-    """``who`` as an f-string writes it: a player's name read in place (``str`` of a player)."""
-    return who.name if type(who) is Player else who
-
-
-@dataclass
-class Modifier:
-    key: tuple
-    op: str
-    value: Any
-    rule: str
-    ends: tuple                 # (milestone kind, phase name or "")
-    pending_until_begin: bool = False
-
-    @property
-    def target(self) -> str:
-        """The name modified: an attribute's (``("attr", who, name)``), a counter's or a value's."""
-        return self.key[2] if self.key[0] == "attr" else self.key[1]
-
-
-class Frame:
-    """The names visible while a procedure runs, the rule it runs for, and ``this`` card."""
-
-    __slots__ = ("game", "vars", "rule", "this")
-
-    def __init__(self, game: "Game", vars: dict, rule: str, this=None):
-        self.game = game
-        self.vars = vars
-        self.rule = rule
-        self.this = this
 
 
 # ------------------------------------------------------------------ the game
@@ -237,10 +116,12 @@ class Game:
         self.compiler = program.compiler
         self.triggers = program.triggers
         self.checks = program.checks
-        self.check_reads = program.check_reads
         #: for each state check whose reads are known, ``((cards_moved, eliminations, reshaped), version,
         #: defaults)`` when it last looked (``run_checks``), ``defaults`` a -1 for each name it reads
         self._check_marks = [None] * len(program.checks)
+        #: each state check as ``(index, rule, poll, names it reads or None, a -1 for each name)``
+        self._polls = [(i, check.rule, poll, names, None if names is None else (-1,) * len(names))
+                       for i, ((check, poll), names) in enumerate(zip(program.checks, program.check_reads))]
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -498,29 +379,25 @@ class Game:
         return list(cards)
 
     def run_checks(self):
-        if self.simultaneous or not self.checks or not self.checks_active:
+        if self.simultaneous or not self.checks_active:
             return
-        mark = self.version
-        if mark == self.checked_at:
+        version = self.version
+        if version == self.checked_at:
             return                       # nothing has happened since the last look
-        self.checked_at = mark
+        self.checked_at = version
         marks, written = self._check_marks, self.written
-        for i, (check, poll) in enumerate(self.checks):
-            names = self.check_reads[i]
-            if names is None:
-                poll(Frame(self, {}, check.rule))
-                continue
-            # Nothing it reads has changed since it last looked (and found what held) when no card has
-            # moved, no player was eliminated, no dict gained a name and none of its names was
-            # written since: it would find the same again.
-            seen = (self.cards_moved, self.eliminations, self.reshaped)
-            last = marks[i]
-            if last is not None and last[0] == seen and (
-                    not names or max(map(written.get, names, last[2])) < last[1]):
-                continue
-            at = self.version
-            poll(Frame(self, {}, check.rule))
-            marks[i] = (seen, at, (-1,) * len(names))
+        for i, rule, poll, names, unseen in self._polls:
+            if names is not None:
+                # Nothing it reads has changed since it last looked (and found what held) when no card
+                # has moved, no player was eliminated, no dict gained a name and none of its names was
+                # written since: it would find the same again.
+                seen = (self.cards_moved, self.eliminations, self.reshaped)
+                last = marks[i]
+                if last is not None and last[0] == seen and (
+                        not names or max(map(written.get, names, unseen)) < last[1]):
+                    continue
+                marks[i] = (seen, self.version)
+            poll(Frame(self, {}, rule))
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -569,9 +446,7 @@ class Game:
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
         if offered is not None and any(map(is_, offered, repeat(play))):
-            self.record(action.rule, "play", f"{_name(play.player)} plays {play.describe()}", play.player,
-                        action=play.action, args=[_words(a) for a in play.args])
-            action.perform(self, play.player, play.args)
+            action.play(self, play)
             return
         try:
             refusal = action.refusal(self, play.player, play.args)
@@ -614,6 +489,9 @@ class CompiledAction:
                                            action.rule or action.cite)
         self.body = compiler.block(action.body[rest_start:])
         self.rule = action.rule or action.cite
+        #: the leading lets, worked out again when the play is made; the rules its requirements cite
+        self.lets = [(stmt.var, fn) for stmt, fn in self.requirements if isinstance(stmt, A.Let)]
+        self.cites = {stmt.cite for stmt, _ in self.requirements if not isinstance(stmt, A.Let)} | {self.rule}
 
     def rule_of_play(self) -> str:
         return self.rule
@@ -683,14 +561,28 @@ class CompiledAction:
         return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
 
     def perform(self, game, player, args):
-        frame = self.frame(game, player, args)
-        for stmt, fn in self.requirements:
-            if isinstance(stmt, A.Let):
-                frame.vars[stmt.var] = fn(frame)
-            else:
-                game.exercised.add(stmt.cite)
-        game.exercised.add(self.rule)
+        """Apply the play's effect: its lets worked out, its requirements' rules exercised, its body run."""
+        vars = {self.node.actor: player}
+        if args:
+            vars.update(zip(self.param_names, args))
+        frame = Frame(game, vars, self.rule)
+        for var, fn in self.lets:
+            vars[var] = fn(frame)
+        game.exercised.update(self.cites)
         self.body(frame)
+
+    def play(self, game, play: Play):
+        """Make a play known to be legal now (one of those just offered): recorded, then performed."""
+        player, args = play.player, play.args
+        if args:
+            text = f"{_name(player)} plays {play.describe()}"
+            data = {"action": play.action, "args": [_words(a) for a in args]}
+        else:
+            text = f"{_name(player)} plays {play.action}"
+            data = {"action": play.action, "args": []}
+        game.events.append((self.rule, "play", text, player.name if type(player) is Player else (player or ""),
+                            data))
+        self.perform(game, player, args)
 
 
 def _poll(compiler: "Compiler", check: A.Check):

@@ -60,7 +60,7 @@ def test_state_checks_polled_less_find_what_they_found(key):
     gamedef = _load(key)
 
     def poll_always(game):
-        game.check_reads = [None] * len(game.checks)
+        game._polls = [(i, rule, poll, None, None) for i, rule, poll, _, _ in game._polls]
 
     for seed in range(1, 4):
         assert _outcome(gamedef, seed) == _outcome(gamedef, seed, poll_always)
@@ -82,13 +82,13 @@ def test_written_legal_arguments_are_the_candidates_that_pass(key):
     for seed in range(1, 3):
         game = Game(gamedef, ["p1", "p2", "p3"][:max(2, gamedef.header.min_players if gamedef.header else 2)],
                     RandomAgent(seed), seed=seed)
-        original = game.decide
+        original = game.agent
 
-        def decide(decision, original=original, game=game):
+        def agent(game, decision, original=original):
             if decision.kind == "play":
                 compare(game)
-            return original(decision)
-        game.decide = decide
+            return original(game, decision)
+        game.agent = agent
         try:
             game.run()
         except RuntimeRuleError:

@@ -1,0 +1,135 @@
+"""The records the engine and its compiled rules share: signals that end or redirect a procedure
+(``GameOver``, ``Goto``, ``SkipStep``), a trace event, a play, a decision asked of a player, a refused
+play (``Violation``), a modifier in force, and the frame a procedure runs in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from . import ast as A
+from .state import Player, words
+
+
+class GameOver(Exception):
+    def __init__(self, winners):
+        self.winners = winners
+
+
+class Goto(Exception):
+    def __init__(self, target: str, span: A.Span):
+        self.target = target
+        self.span = span
+
+
+class SkipStep(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class TraceEvent:
+    """One line of the trace: what happened, which rule made it happen, who acted."""
+
+    seq: int
+    rule: str
+    kind: str
+    text: str
+    player: str = ""
+    data: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
+                "text": self.text, "data": self.data}
+
+
+class Play:
+    """A play a player may make: an action with its arguments (or a pass)."""
+
+    __slots__ = ("action", "player", "args")
+
+    def __init__(self, action: str, player: Player, args: tuple = ()):
+        self.action = action
+        self.player = player
+        self.args = args
+
+    def describe(self) -> str:
+        if self.action == "pass":
+            return "pass"
+        if not self.args:
+            return self.action
+        args = ", ".join(_words(a) for a in self.args)
+        return f"{self.action}({args})" if args else self.action
+
+    def __eq__(self, other):
+        return (isinstance(other, Play) and self.action == other.action and self.player is other.player
+                and self.args == other.args)
+
+    def __hash__(self):
+        return hash((self.action, id(self.player), tuple(id(a) for a in self.args)))
+
+    def __repr__(self):
+        return f"Play({self.action!r}, {self.player!r}, {self.args!r})"
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question the rules ask a player: who decides, the options, the rule asking, hidden or not."""
+
+    player: Optional[Player]
+    kind: str                  # choose | number | order | may | play
+    options: list
+    rule: str
+    prompt: str = ""
+    hidden: bool = False
+    span: Optional[A.Span] = None
+
+    def describe_options(self) -> list[str]:
+        return [o.describe() if isinstance(o, Play) else _words(o) for o in self.options]
+
+
+@dataclass
+class Violation(Exception):
+    """A play the rules refuse: the rule it breaks, the rules' own words, and the play."""
+
+    rule: str
+    message: str
+    play: Optional[Play] = None
+    span: Optional[A.Span] = None
+
+    def __str__(self) -> str:
+        return f"refused by rule {self.rule}: {self.message}"
+
+
+_words = words
+
+
+def _name(who):
+    """``who`` as an f-string writes it: a player's name read in place (``str`` of a player)."""
+    return who.name if type(who) is Player else who
+
+
+@dataclass
+class Modifier:
+    key: tuple
+    op: str
+    value: Any
+    rule: str
+    ends: tuple                 # (milestone kind, phase name or "")
+    pending_until_begin: bool = False
+
+    @property
+    def target(self) -> str:
+        """The name modified: an attribute's (``("attr", who, name)``), a counter's or a value's."""
+        return self.key[2] if self.key[0] == "attr" else self.key[1]
+
+
+class Frame:
+    """The names visible while a procedure runs, the rule it runs for, and ``this`` card."""
+
+    __slots__ = ("game", "vars", "rule", "this")
+
+    def __init__(self, game, vars: dict, rule: str, this=None):
+        self.game = game
+        self.vars = vars
+        self.rule = rule
+        self.this = this
