@@ -227,8 +227,13 @@ class BlockWriter:
             return [f"{ind}{table}, {who} = _G.state.fields, {n!r}"], False
         span = self.writer.constant(x.span)
         message = _fstring("", "_words(_o)", f" has no '{x.name}' to change")
+        zone = []
+        if x.name in self.writer.player_zones:      # a player's zone is not a counter, flag or role
+            words_ = _fstring("", "_o.name", f"'s {x.name} is a zone: it holds cards and cannot be set")
+            zone = [f"{ind}    raise _G.error({words_}, f.rule, {span})"]
         return [f"{ind}_o = {self.expr(x.subject)}",
                 f"{ind}if type(_o) is _Player:",
+                *zone,
                 f"{ind}    {table}, {who} = _o.fields, _o.name",
                 f"{ind}elif type(_o) is _Card:",
                 f"{ind}    {table}, {who} = _o.attrs, _o.title",

@@ -143,21 +143,21 @@ def size(game, xs):
 @builtin("top", 1, returns="card")
 def top(game, zone):
     """The top card of a zone (the most recently placed for a pile), or none if it is empty."""
-    cards = _items([zone])
+    cards = zone.cards if type(zone) is Zone else _items([zone])
     return cards[0] if cards else None
 
 
 @builtin("bottom", 1, returns="card")
 def bottom(game, zone):
     """The bottom card of a zone, or none if it is empty."""
-    cards = _items([zone])
+    cards = zone.cards if type(zone) is Zone else _items([zone])
     return cards[-1] if cards else None
 
 
 @builtin("cards", 1, returns="list")
 def cards(game, zone):
     """The cards of a zone, top first, as a list."""
-    if hasattr(zone, "cards"):
+    if type(zone) is Zone or hasattr(zone, "cards"):
         return list(zone.cards)
     return _items([zone])
 
@@ -165,14 +165,16 @@ def cards(game, zone):
 @builtin("first", 1, returns="any")
 def first(game, xs):
     """The first item of a list, or none."""
-    xs = _items([xs])
+    if type(xs) is not list:
+        xs = _items([xs])
     return xs[0] if xs else None
 
 
 @builtin("last", 1, returns="any")
 def last(game, xs):
     """The last item of a list, or none."""
-    xs = _items([xs])
+    if type(xs) is not list:
+        xs = _items([xs])
     return xs[-1] if xs else None
 
 

@@ -714,6 +714,11 @@ class Scope:
                                    "game state", x.span)
             return
         if isinstance(x, A.Attr):
+            f = self.checker.game.fields.get(x.name)
+            if f is not None and f.scope == "player" and f.kind in ("zone", "row") and \
+                    self.type_of(x.subject) == "player":
+                self.checker.error("S071", f"a player's {x.name} is {article(f.kind)}: it holds cards, and only a "
+                                   "counter, supply, role, flag or attribute can be changed", x.span)
             return
         self.checker.error("S067", "only a counter, supply, role, flag or attribute can be changed", x.span)
 

@@ -166,6 +166,8 @@ class ExpressionWriter:
         #: name may hold something other than the game's zone or constant so named
         self.bound = bound_names(compiler.gamedef.modules)
         self.in_iterable = 0      # inside a comprehension's iterable, where ``:=`` is not allowed
+        #: how many calls of closures (which read the frame's variables) have been written
+        self.closures_called = 0
         self.in_value = False     # writing a value's body: no variables but its parameters
         self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
 
@@ -184,6 +186,7 @@ class ExpressionWriter:
         try:
             return self.test(x, scope or {}) if test else self.write(x, scope or {})
         except _NotWritten:
+            self.closures_called += 1
             return f"{self.constant(self.compiler.closure(x))}(f)"
         finally:
             self.in_value, self.frame_needed, self.in_iterable = outer
@@ -235,14 +238,22 @@ class ExpressionWriter:
         if frame_needed:
             lines += [f"    f = _Frame(_G, {{{into}}}, f.rule, f.this)"]
         if _worth_remembering(v.body):
-            lines += ["    _memo = _G.remembered()",
+            if params:      # a list is no key: its value is worked out each time
+                lines += [f"    if {' or '.join(f'type({q}) is list' for q in params)}:",
+                          f"        _value = {body}",
+                          "    else:"]
+                indent = "    "
+            else:
+                indent = ""
+            lines += [indent + line for line in [
+                      "    _memo = _G.remembered()",
                       f"    _key = ({v.name!r}, ({args}), f.this)",
                       "    try:",
                       "        _value = _memo[_key]",
                       "    except KeyError:",
                       f"        _value = _memo[_key] = {body}",
                       "    except TypeError:",
-                      f"        _value = {body}"]
+                      f"        _value = {body}"]]
         else:
             lines += [f"    _value = {body}"]
         lines += [f"    if {v.name!r} in _G.modified:",
@@ -295,33 +306,46 @@ class ExpressionWriter:
         lines.append("    _legal = []")
         reads_choice = set(params)        # names whose value differs from one combination to another
         scope.update({p: f"_c{i}" for i, p in enumerate(params)})
+        # Each line's expression first, as source: whether any of them calls a closure (which reads the
+        # frame's variables) decides whether each combination's variables are put in the frame.
+        closures = self.closures_called
+        written = []
+        for is_let, stmt in checks:
+            expr = stmt.value if is_let else stmt.condition
+            varies = bool(A.names_in(expr) & reads_choice) or not params
+            if is_let:
+                if varies:
+                    reads_choice.add(stmt.var)
+                scope[stmt.var] = f"_let{len(written)}"
+            written.append((is_let, stmt, varies, self.inline(expr, scope, test=not is_let)))
+        in_frame = self.closures_called != closures
         once = []
         body = []
         #: with no choices there is one combination, looked at once: a requirement that fails ends the search
         fail = "return _legal" if not params else "continue"
-        for i, (is_let, stmt) in enumerate(checks):
-            expr = stmt.value if is_let else stmt.condition
-            varies = bool(A.names_in(expr) & reads_choice) or not params
-            value = self.inline(expr, scope, test=not is_let)
+        earlier_varies = False     # whether a requirement before this one may fail for some combinations
+        for i, (is_let, stmt, varies, value) in enumerate(written):
             if is_let:
-                local = f"_let{i}"
+                local = f"_let{i}" + (f" = _V[{stmt.var!r}]" if in_frame else "")
                 if varies:
-                    reads_choice.add(stmt.var)
-                    body.append(f"{local} = _V[{stmt.var!r}] = {value}")
+                    body.append(f"{local} = {value}")
                 else:
                     known = f"_once{i}"
                     once.append(known)
-                    body += [f"if {known} is _UNSET:", f"    {known} = {value}",
-                             f"{local} = _V[{stmt.var!r}] = {known}"]
-                scope[stmt.var] = local
+                    body += [f"if {known} is _UNSET:", f"    {known} = {value}", f"{local} = {known}"]
                 continue
             fails = f"not {value}"
+            ends = fail
             if not varies:
                 known = f"_once{i}"
                 once.append(known)
                 body += [f"if {known} is _UNSET:", f"    {known} = {fails}"]
                 fails = known
-            body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", f"    {fail}"]
+                if not earlier_varies:      # every combination fails here first: none is legal
+                    ends = "return _legal"
+            else:
+                earlier_varies = True
+            body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", f"    {ends}"]
         if not params:
             lines += ["    " + line for line in body] + ["    _legal.append(())", "    return _legal"]
             return self.define("\n".join(lines) + "\n", "legal", action.span)
@@ -330,8 +354,12 @@ class ExpressionWriter:
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")
             ind += "    "
-        choices = "".join(f", {p!r}: _c{i}" for i, p in enumerate(params))
-        lines.append(f"{ind}f.vars = _V = {{{actor!r}: player{choices}}}")
+        if in_frame:
+            # a closure reads the frame's variables: each combination's, made fresh
+            choices = "".join(f", {p!r}: _c{i}" for i, p in enumerate(params))
+            lines.append(f"{ind}f.vars = _V = {{{actor!r}: player{choices}}}")
+        # (otherwise every line reads the player, the choices and the lets from Python locals, and any
+        # other name from the state: ``_V`` holds only the player)
         lines += [ind + line for line in body]
         lines.append(f"{ind}_legal.append(({''.join(f'_c{i}, ' for i in range(len(params)))}))")
         lines.append("    return _legal")
@@ -382,6 +410,7 @@ class ExpressionWriter:
         if any(scope[n].startswith("_q") for n in A.names_in(x) if n in scope):
             raise _NotWritten
         self.frame_needed = True
+        self.closures_called += 1
         return f"{self.constant(self.compiler.closure(x))}(f)"
 
     def test(self, x, scope: dict) -> str:
@@ -545,6 +574,8 @@ class ExpressionWriter:
         if op in ("in", "not in") and isinstance(x.right, A.ListExpr):     # ``_member`` of a list
             items = "".join(self.write(i, scope) + ", " for i in x.right.items)
             return f"({left} {op} ({items}))"
+        if op in ("in", "not in") and self.is_zone(x.right, scope) and self.value_kind(x.left, scope) == "card":
+            return f"({left}.zone is {'not ' if op == 'not in' else ''}{right})"     # a card is in the zone it records
         if op == "in":
             return f"_member({left}, {right})"
         if op == "not in":
@@ -595,6 +626,14 @@ class ExpressionWriter:
         if isinstance(x, (A.Quantified, A.Ranked)) and x.kind in ("those", "highest", "lowest"):
             return self.items_kind(x.iterable, scope)
         return None
+
+    def is_zone(self, x, scope) -> bool:
+        """Whether the value of ``x`` is sure to be a zone: a player's zone (``p.hand``) or the game's."""
+        if isinstance(x, A.Name):
+            return (x.name not in scope and not (x.name in self.bound and not self.in_value)
+                    and self.compiler.global_kind(x.name) == "zone")
+        return (isinstance(x, A.Attr) and x.name in self.player_zones and x.name not in self.player_fields
+                and self.value_kind(x.subject, scope) == "player")
 
     def value_kind(self, x, scope) -> str | None:
         """``"card"`` or ``"player"`` when the value of ``x`` is sure to be one (never none)."""

@@ -364,6 +364,9 @@ class Compiler:
                 game = f.game
                 obj = subject(f)
                 if type(obj) is Player:
+                    if n in obj.zones:
+                        raise game.error(f"{obj.name}'s {n} is a zone: it holds cards and cannot be set", f.rule,
+                                         x.span)
                     return obj.fields, n, obj.name
                 if type(obj) is Card:
                     return obj.attrs, n, obj.title
@@ -790,6 +793,8 @@ class Compiler:
 
     def s_Turn(self, s):
         player_of = self.expr(s.player)
+        #: each part of the menu, whether it ends after ``n`` plays, and whether the player may pass
+        parts = [(part, part.count in ("one", "n", "up-to"), part.count in ("any", "up-to")) for part in s.menu]
 
         def turn(f):
             game = f.game
@@ -797,20 +802,20 @@ class Compiler:
             actions = game.actions
             prompt = f"{player}'s turn"
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
-            for part in s.menu:
+            for part, limited, optional in parts:
                 used, made = set(), 0
+                names = part.actions
                 while True:
-                    if part.count in ("one", "n") and made >= part.n:
+                    if limited and made >= part.n:
                         break
-                    if part.count == "up-to" and made >= part.n:
-                        break
-                    names = [a for a in part.actions if part.repeats or a not in used]
+                    if used and not part.repeats:
+                        names = [a for a in part.actions if a not in used]
                     options = []
                     for name in names:
                         if name != "pass":
                             for args in actions[name].legal(game, player):
                                 options.append(Play(name, player, args))
-                    may_pass = part.count in ("any", "up-to") or "pass" in names
+                    may_pass = optional or "pass" in names
                     if may_pass:
                         options.append(Play("pass", player))
                     game.steps += 1
@@ -821,7 +826,7 @@ class Compiler:
                         raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)
                     try:
                         if not (choice.action == "pass" and may_pass) and choice.action not in names:
-                            allowed = ", ".join(names + (["pass"] if may_pass else []))
+                            allowed = ", ".join(list(names) + (["pass"] if may_pass else []))
                             raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
                                             f"(now: {allowed})", choice, s.span)
                         if choice.action != "pass" and any(map(is_, options, itertools.repeat(choice))):
@@ -833,7 +838,7 @@ class Compiler:
                             raise
                         continue                # refused and taken back: the player chooses again
                     if choice.action == "pass":
-                        if part.count in ("any", "up-to"):
+                        if optional:
                             break
                     used.add(choice.action)
                     made += 1
