@@ -192,9 +192,10 @@ class Game:
     def trace(self) -> list[TraceEvent]:
         """Every event recorded so far, in order, numbered from 1."""
         made, events = self._trace, self.events
-        if len(made) < len(events):
-            made.extend(TraceEvent(seq, rule, kind, text, player, data if data is not None else {})
-                        for seq, (rule, kind, text, player, data) in enumerate(events[len(made):], len(made) + 1))
+        for seq, (rule, kind, text, player, data) in enumerate(events[len(made):], len(made) + 1):
+            if type(text) is Play:          # a play, put in words now (``CompiledAction.play``)
+                text, data = _play_words(text)
+            made.append(TraceEvent(seq, rule, kind, text, player, data if data is not None else {}))
         return made
 
     def listen(self, listener: Callable[[TraceEvent], None]):
@@ -573,16 +574,18 @@ class CompiledAction:
 
     def play(self, game, play: Play):
         """Make a play known to be legal now (one of those just offered): recorded, then performed."""
-        player, args = play.player, play.args
-        if args:
-            text = f"{_name(player)} plays {play.describe()}"
-            data = {"action": play.action, "args": [_words(a) for a in args]}
-        else:
-            text = f"{_name(player)} plays {play.action}"
-            data = {"action": play.action, "args": []}
-        game.events.append((self.rule, "play", text, player.name if type(player) is Player else (player or ""),
-                            data))
-        self.perform(game, player, args)
+        player = play.player
+        # the event's words and data are made when the trace is read (a play's player and arguments, a
+        # card's title, do not change)
+        game.events.append((self.rule, "play", play, player.name if type(player) is Player else (player or ""),
+                            None))
+        self.perform(game, player, play.args)
+
+
+def _play_words(play: Play) -> tuple[str, dict]:
+    """A play event's text and data: ``ann plays marshal(Arya Stark)``."""
+    return (f"{_name(play.player)} plays {play.describe()}",
+            {"action": play.action, "args": [_words(a) for a in play.args]})
 
 
 def _poll(compiler: "Compiler", check: A.Check):
