@@ -533,6 +533,8 @@ class LogChecker:
             remaining.remove(card)
             ordered.append(card)
         zone.cards[:] = ordered + remaining
+        self.game.written[zone.key] = self.game.version
+        self.game.cards_moved += 1
 
     def _on_event(self, event):
         if event.kind == "random":

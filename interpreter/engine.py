@@ -21,7 +21,7 @@ from typing import Callable, Optional
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef
-from .reads import reads
+from .reads import ANY_ZONE, reads
 from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
                       Violation, _name, _words)
 from .state import Card, Player, State, Zone
@@ -120,8 +120,13 @@ class Game:
         #: defaults)`` when it last looked (``run_checks``), ``defaults`` a -1 for each name it reads
         self._check_marks = [None] * len(program.checks)
         #: each state check as ``(index, rule, poll, names it reads or None, a -1 for each name)``
-        self._polls = [(i, check.rule, poll, names, None if names is None else (-1,) * len(names))
-                       for i, ((check, poll), names) in enumerate(zip(program.checks, program.check_reads))]
+        self._polls = []
+        for i, ((check, poll), names) in enumerate(zip(program.checks, program.check_reads)):
+            any_zone = names is not None and ANY_ZONE in names
+            if any_zone:
+                names = tuple(n for n in names if n != ANY_ZONE)
+            self._polls.append((i, check.rule, poll, names, None if names is None else (-1,) * len(names),
+                                any_zone))
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -164,15 +169,19 @@ class Game:
         card.zone = zone
         zone.cards.append(card)
         self.zones_changed.add(zone)
+        self.written[zone.key] = self.version
         self.version += 1
         self.cards_moved += 1
         return card
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
+        written = self.written
         if card.zone is not None:
             card.zone.cards.remove(card)
             self.zones_changed.add(card.zone)
+            written[card.zone.key] = self.version
         self.zones_changed.add(zone)
+        written[zone.key] = self.version
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
         else:
@@ -387,12 +396,13 @@ class Game:
             return                       # nothing has happened since the last look
         self.checked_at = version
         marks, written = self._check_marks, self.written
-        for i, rule, poll, names, unseen in self._polls:
+        for i, rule, poll, names, unseen, any_zone in self._polls:
             if names is not None:
-                # Nothing it reads has changed since it last looked (and found what held) when no card
-                # has moved, no player was eliminated, no dict gained a name and none of its names was
-                # written since: it would find the same again.
-                seen = (self.cards_moved, self.eliminations, self.reshaped)
+                # Nothing it reads has changed since it last looked (and found what held) when no
+                # player was eliminated, no dict gained a name, none of its names was written since
+                # (the cards of a zone it names are written under the zone's key) and, if it may look
+                # at any zone's cards, no card has moved: it would find the same again.
+                seen = (self.cards_moved if any_zone else 0, self.eliminations, self.reshaped)
                 last = marks[i]
                 if last is not None and last[0] == seen and (
                         not names or max(map(written.get, names, unseen)) < last[1]):

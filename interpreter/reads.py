@@ -4,9 +4,12 @@ In: an expression node (``ast.py``) and the compiler of its game (which knows wh
 the set of names (game counters, supplies, roles and flags; attributes of players and cards; values)
 whose values the expression may read, or None when it cannot be told.
 
-Beyond those names, an expression may depend on which cards lie in which zones in what order, on
-which players are eliminated and on which names a player's or a card's dict holds: ``Game`` counts
-those changes (``cards_moved``, ``eliminations``, ``reshaped``). Everything else an expression can
+The cards of zones are read under ``zone:NAME`` (``zone_key``): a card entering, leaving or
+reordering a zone writes that name. An expression that may look at the cards of a zone it does not
+name (a card's ``zone``, an attribute that might hold a zone, a built-in that looks up a card's
+zone) reads ``zone:*`` (``ANY_ZONE``): any card moved may change it. Beyond these, an expression may
+depend on which players are eliminated and on which names a player's or a card's dict holds:
+``Game`` counts those changes (``cards_moved``, ``eliminations``, ``reshaped``). Everything else an expression can
 read stands still while a game is played: seats, titles, types and owners of cards, card definitions,
 decks, boards, the format. A card's face (``face-up``) is read under that name. A name is written
 (``Game.written``) when a statement sets it, and when a modifier on it starts, stops or begins to
@@ -21,6 +24,36 @@ from typing import Optional
 
 from . import ast as A
 from .builtins import BUILTINS
+
+#: Read by an expression that may look at the cards of any zone (see ``zone_key``).
+ANY_ZONE = "zone:*"
+
+#: Built-ins that look at no card's zone but through the zones and lists they are given.
+_ZONE_BLIND = {"size", "top", "bottom", "cards", "first", "last", "reverse", "without", "join", "titles", "sum",
+               "min", "max", "abs", "odd", "even", "range", "players-from", "next-player", "previous-player",
+               "opponents", "owner", "has-ability", "flatten"}
+
+
+def zone_key(name: str) -> str:
+    """The name under which the cards of the zones so named are read and written (``Zone.key``)."""
+    return "zone:" + name
+
+
+def _zone_reads(compiler, attribute: str) -> str:
+    """What reading this attribute reads of the zones: the zones so named (``p.hand``); or nothing,
+    for a counter, supply or role (a number or a player, never a zone) and a player's or card's own
+    name, seat, title ...; or any zone, for anything else (a card's ``zone``, an attribute or flag that
+    might hold a zone)."""
+    g = compiler.gamedef
+    f = g.fields.get(attribute)
+    if f is not None and f.kind in ("zone", "row"):
+        # a card's attribute so named could hold some other zone
+        return ANY_ZONE if attribute in _card_attributes(compiler) else zone_key(attribute)
+    if f is not None and f.kind in ("counter", "supply", "role"):
+        return ""
+    if attribute in ("name", "seat", "eliminated", "title", "type", "owner", "face-up"):
+        return ""
+    return ANY_ZONE
 
 
 def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
@@ -39,6 +72,10 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
             kind = compiler.global_kind(e.name)
             if kind == "field":
                 found.add(e.name)
+            elif kind == "zone":
+                found.add(zone_key(e.name))
+            elif e.name == "cards-in-play" and kind == "constant":
+                found |= {zone_key(f.name) for f in compiler.gamedef.fields.values() if f.in_play}
             elif kind == "value":
                 inner = _value_reads(compiler, e.name, values)
                 if inner is None:
@@ -47,12 +84,16 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
             # a zone, a constant (players, cards in play, the format), a board, a deck, or nothing
             continue
         if isinstance(e, A.Attr):
-            found.add(e.name)       # a counter, flag or attribute; a zone, seat, title ... stand still
+            found.add(e.name)       # a counter, flag or attribute; a seat, title ... stand still
+            zones = _zone_reads(compiler, e.name)
+            if zones:
+                found.add(zones)
             stack.append((e.subject, scope))
             continue
         if isinstance(e, A.Call):
             if e.name in BUILTINS:          # of its arguments, the players and the zones alone
-                pass
+                if e.name not in _ZONE_BLIND:
+                    found.add(ANY_ZONE)
             elif e.name in compiler.gamedef.values:
                 inner = _value_reads(compiler, e.name, values)
                 if inner is None:
@@ -88,6 +129,23 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
             continue
         return None
     return frozenset(found)
+
+
+def _card_attributes(compiler) -> set:
+    """Every name a card may hold an attribute under: its type's, its definition's, and any name the
+    rules set on something."""
+    found = compiler.__dict__.get("_card_attribute_names")
+    if found is None:
+        g = compiler.gamedef
+        found = {f.name for t in g.card_types.values() for f in t.fields}
+        found |= {f.name for c in g.cards.values() for f in c.fields}
+        for x in A.descendants(tuple(g.modules)):
+            if isinstance(x, (A.Set, A.Change)) and isinstance(x.target, A.Attr):
+                found.add(x.target.name)
+            elif isinstance(x, A.Transfer):
+                found |= {t.name for t in (x.source, x.destination) if isinstance(t, A.Attr)}
+        compiler.__dict__["_card_attribute_names"] = found
+    return found
 
 
 def _value_reads(compiler, name: str, values: dict) -> Optional[frozenset]:

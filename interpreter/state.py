@@ -53,12 +53,14 @@ class Card:
 class Zone:
     """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
 
-    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play")
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key")
 
     def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False,
                  in_play: bool = False):
         self.in_play = in_play
         self.name = name
+        #: the name its cards are read and written under (``reads.zone_key``)
+        self.key = "zone:" + name
         self.owner = owner
         self.cards: list[Card] = []
         self.hidden = hidden

@@ -572,3 +572,53 @@ flow { run 1 }
         game.run()
     d = exc.value.diagnostics[0]
     assert d.rule == "1" and "nest deeper than Python's stack allows" in d.message and d.span.line == 4
+
+
+ZONE_CHECK = '''
+game z "Zones" { players 2 to 2 }
+state {
+  player zone deck
+  player zone hand
+  player zone discard
+  player counter turns = 0
+}
+card type token { size: number = 1 }
+card "Pebble" token { size 1 }
+rule 1 "Play" {
+  text "Each player draws a card, then discards it and takes it back ten times, then draws his deck."
+  for each p in players {
+    create ["Pebble", "Pebble", "Pebble"] into p.deck
+    move top(p.deck) to p.hand
+  }
+  begin game
+  repeat {
+    for each p in players {
+      increase p.turns by 1
+      move top(p.hand) to p.discard
+      move top(p.discard) to p.hand
+    }
+  } until first(all-players).turns >= 10
+  for each p in players { move top(p.deck) to p.hand }
+  for each p in players { move top(p.deck) to p.hand }
+  whenever size(p.deck) == 0 for p in players { eliminate p }
+}
+flow { run 1 }
+'''
+
+
+def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_changes():
+    gamedef = assemble("z", [parse_rules(ZONE_CHECK, "z.ludex")])
+    assert check(gamedef) == []
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
+    polls = []
+    i, rule, poll, names, unseen, any_zone = game._polls[0]
+    assert names == ("deck", "zone:deck") and not any_zone
+    game._polls[0] = (i, rule, lambda f: (polls.append(game.version), poll(f))[1], names, unseen, any_zone)
+    game.run()
+    # The 40 moves between hands and discard piles do not wake it; each card taken from a deck does,
+    # and so does each elimination (who is in the game changed): one look after 'begin game', one
+    # after each of the 4 cards drawn, one after each of the 2 eliminations.
+    assert len(polls) == 7
+    assert [e.text for e in game.trace if e.kind == "eliminate"] == ["ann is eliminated from the game",
+                                                                     "bob is eliminated from the game"]
+    assert sum(1 for e in game.trace if e.kind == "move") == 2 + 40 + 4
