@@ -4,8 +4,8 @@ A block compiled as closures costs, for every statement, a turn of a loop, a cal
 closure and calls of its expressions' closures. Written as source, a block is one function in which
 each statement is a few lines in place: ``let`` stores into the frame's variables, ``if``, ``for
 each``, ``repeat`` and ``while`` are Python's own (their blocks written inside them), and the
-expressions of these, and of ``set``, ``increase``, ``decrease`` and ``transfer``, are Python
-expressions (``codegen.py``). Other statements call their closure (``compiler.py``).
+expressions of these, and of ``set``, ``increase``, ``decrease``, ``transfer`` and ``move``, are
+Python expressions (``codegen.py``). Other statements call their closure (``compiler.py``).
 
 In: a block (a tuple of statement nodes). Out: ``run(frame)``, with the closures' exact meaning. Each
 statement is written as the closures run it:
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .diagnostics import LudexError
-from .state import Card, Player, words
+from .state import Card, Player, Zone, words
 
 #: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
 CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
@@ -52,7 +52,7 @@ class BlockWriter:
         env = self.writer.env
         from .compiler import as_list, bounded
         env.update({"_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
-                    "_Card": Card, "_as_list_copy": as_list, "_bounded": bounded, "_words": words})
+                    "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words})
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -212,6 +212,26 @@ class BlockWriter:
     def b_While(self, s, ind):
         return ([f"{ind}while {self.test(s.condition)}:"] + self.nested(s.body, ind + "    ", 1)
                 + [f"{ind}    _S = {self.enclosing}"])
+
+    def b_Move(self, s, ind):
+        """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, its title hidden
+        when it goes from a hidden zone to a hidden zone."""
+        span = self.writer.constant(s.span)
+        zone, card = self.writer.local("_zone"), self.writer.local("_card")
+        shown = f"({card}.title if not ({zone}.hidden and _src is not None and _src.hidden) else 'a card')"
+        text = _fstring("", shown, " moves from ", "_src", " to ", zone)
+        not_zone = _fstring("", f"_words({zone})", " is not a zone")
+        not_card = _fstring("", f"_words({card})", " is not a card")
+        return [f"{ind}{zone} = {self.expr(s.destination)}",
+                f"{ind}if not isinstance({zone}, _Zone):",
+                f"{ind}    raise _G.error({not_zone}, f.rule, {span})",
+                f"{ind}for {card} in _as_list_copy({self.expr(s.cards)}):",
+                f"{ind}    if not isinstance({card}, _Card):",
+                f"{ind}        raise _G.error({not_card}, f.rule, {span})",
+                f"{ind}    _src = {card}.zone",
+                f"{ind}    _G.move_card({card}, {zone}, {s.place!r})",
+                f"{ind}    _G.events.append((f.rule, 'move', {text}, '', {{'card': {card}.id}}))",
+                f"{ind}    _G.version += 1"]
 
     # -- counters, supplies, roles, flags and attributes
     def target(self, x, ind: str, table: str, who: str) -> tuple[list, bool]:

@@ -560,7 +560,8 @@ class Compiler:
     def s_Milestone(self, s):
         text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
             f"the {s.kind} {'begins' if s.edge == 'begin' else 'ends'}"
-        return lambda f: f.game.emit(s.edge, s.kind, s.name, (), f.rule, text)
+        label = f"{s.edge} {s.kind} {s.name}".strip()
+        return lambda f: f.game.emit(s.edge, s.kind, s.name, (), f.rule, text, label)
 
     def s_If(self, s):
         branches = [(self.expr(c), self.block(b)) for c, b in s.branches]

@@ -320,19 +320,24 @@ class Game:
                 self.tick(goto.target)
 
     # -- events
-    def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text: str):
-        self.record(rule, "event", text, event=f"{kind} {milestone} {name}".strip())
-        if kind == "begin" and milestone == "game":
-            self.checks_active = True
-        if kind == "begin" and milestone == "round":
-            for m in self.modifiers:
-                if m.pending_until_begin:
-                    m.pending_until_begin = False
-                    self.written[m.target] = self.version
-                    self.version += 1          # it applies from now on
+    def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text: str,
+             label: Optional[str] = None):
+        """An event or milestone happens (``kind``: begin, end or named): traced, then its triggers
+        run; a round's beginning starts the modifiers waiting for it, an end expires those lasting until
+        it. ``label``: ``f"{kind} {milestone} {name}".strip()``, when the caller has it made already."""
+        if label is None:
+            label = f"{kind} {milestone} {name}".strip()
+        self.events.append((rule, "event", text, "", {"event": label}))
+        if kind == "begin":
+            if milestone == "game":
+                self.checks_active = True
+            elif milestone == "round":
+                for m in self.modifiers:
+                    if m.pending_until_begin:
+                        m.pending_until_begin = False
+                        self.written[m.target] = self.version
+                        self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
-        if kind != "named" and milestone == "phase" and not handlers:
-            handlers = None
         for trigger, body, iterable in handlers or ():
             params = trigger.event.params
             if trigger.rule.startswith("card:"):
