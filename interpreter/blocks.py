@@ -28,6 +28,9 @@ from . import ast as A
 from .diagnostics import LudexError
 from .state import Card, Player, Zone, words
 
+#: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
+_CARD_OWN = ("title", "type", "owner", "zone", "face-up")
+
 #: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
 CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
 
@@ -251,11 +254,16 @@ class BlockWriter:
         if x.name in self.writer.player_zones:      # a player's zone is not a counter, flag or role
             words_ = _fstring("", "_o.name", f"'s {x.name} is a zone: it holds cards and cannot be set")
             zone = [f"{ind}    raise _G.error({words_}, f.rule, {span})"]
+        own = []
+        if x.name in _CARD_OWN:                     # a card's title, type, owner, zone, face are its own
+            words_ = _fstring("", "_o.title", f"'s {x.name} is its own and cannot be changed")
+            own = [f"{ind}    raise _G.error({words_}, f.rule, {span})"]
         return [f"{ind}_o = {self.expr(x.subject)}",
                 f"{ind}if type(_o) is _Player:",
                 *zone,
                 f"{ind}    {table}, {who} = _o.fields, _o.name",
                 f"{ind}elif type(_o) is _Card:",
+                *own,
                 f"{ind}    {table}, {who} = _o.attrs, _o.title",
                 f"{ind}else:",
                 f"{ind}    raise _G.error({message}, f.rule, {span})"], True

@@ -20,6 +20,10 @@ from .model import GameDef, is_numbered, number_key
 CARD_ATTRIBUTES = {"title": "text", "type": "text", "owner": "player", "zone": "zone", "face-up": "bool"}
 #: Attributes every player has.
 PLAYER_ATTRIBUTES = {"name": "text", "seat": "number", "eliminated": "bool"}
+#: What every card has of its own, which no attribute may be named and no statement may change.
+CARD_OWN = {"title": "title, from its definition", "type": "card type, from its definition",
+            "owner": "owner, fixed when it is made", "zone": "zone, changed by moving it",
+            "face-up": "face, changed by revealing or concealing it"}
 
 NUMERIC = {"number"}
 NOT_NUMBERS = {"player", "card", "zone", "text", "list"}
@@ -123,6 +127,11 @@ class Checker:
         self.rule = ""
 
     def check_card_types(self):
+        for ctype in self.game.card_types.values():
+            for f in ctype.fields:
+                if f.name in CARD_OWN:
+                    self.error("S072", f"'{f.name}' is every card's own (its {CARD_OWN[f.name]}); an attribute "
+                               "needs another name", f.span)
         for card in self.game.cards.values():
             ctype = self.game.card_types.get(card.type)
             if ctype is None:
@@ -714,6 +723,10 @@ class Scope:
                                    "game state", x.span)
             return
         if isinstance(x, A.Attr):
+            if x.name in CARD_OWN and self.type_of(x.subject) == "card":
+                self.checker.error("S072", f"a card's {x.name} is its own ({CARD_OWN[x.name]}) and cannot be "
+                                   "changed", x.span)
+                return
             f = self.checker.game.fields.get(x.name)
             if f is not None and f.scope == "player" and f.kind in ("zone", "row") and \
                     self.type_of(x.subject) == "player":

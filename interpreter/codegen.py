@@ -492,16 +492,16 @@ class ExpressionWriter:
         n = x.name
         kind = self.kinds.get(obj) if first == obj else None
         if kind == "card":
-            if n in _CARD_BUILTINS:
-                return f"({obj}.{_CARD_BUILTINS[n]} if {n!r} not in {obj}.attrs else {read}({obj}, f))"
+            if n in _CARD_BUILTINS:     # never an attribute's name (S072), never changed by a statement
+                return f"{obj}.{_CARD_BUILTINS[n]}"
             return f"({obj}.attrs.get({n!r}) if {n!r} not in _G.modified else {read}({obj}, f))"
         if kind == "player":
             if n in self.player_fields:
                 return f"({obj}.fields[{n!r}] if {n!r} not in _G.modified else {read}({obj}, f))"
             if n in self.player_zones:
                 return f"({obj}.zones[{n!r}] if {n!r} not in {obj}.fields else {read}({obj}, f))"
-        if n in _CARD_BUILTINS:     # a card's title, type, owner, zone, face-up, unless it has an attribute so named
-            card = f"{obj}.{_CARD_BUILTINS[n]} if type({first}) is _Card and {n!r} not in {obj}.attrs"
+        if n in _CARD_BUILTINS:     # a card's own title, type, owner, zone, face-up (never an attribute's name)
+            card = f"{obj}.{_CARD_BUILTINS[n]} if type({first}) is _Card"
         else:
             card = f"{obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _G.modified"
         if n in self.player_zones:  # every player has it (made at set-up), unless a counter or flag is so named

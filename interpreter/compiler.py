@@ -369,6 +369,8 @@ class Compiler:
                                          x.span)
                     return obj.fields, n, obj.name
                 if type(obj) is Card:
+                    if n in ("title", "type", "owner", "zone", "face-up"):
+                        raise game.error(f"{obj.title}'s {n} is its own and cannot be changed", f.rule, x.span)
                     return obj.attrs, n, obj.title
                 raise game.error(f"{words(obj)} has no '{n}' to change", f.rule, x.span)
             return locate

@@ -622,3 +622,27 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_ch
     assert [e.text for e in game.trace if e.kind == "eliminate"] == ["ann is eliminated from the game",
                                                                      "bob is eliminated from the game"]
     assert sum(1 for e in game.trace if e.kind == "move") == 2 + 40 + 4
+
+
+def test_a_cards_own_title_cannot_be_changed_by_a_statement():
+    source = '''
+game t "T" { players 2 to 2 }
+state { player zone hand }
+card type token { worth: number = 1 }
+card "Pebble" token { }
+rule 1 "R" {
+  text "Each player takes a Pebble, then renames it."
+  for each p in players {
+    create ["Pebble"] into p.hand
+    for each c in cards(p.hand) { set c.title = "Stone" }
+  }
+}
+flow { run 1 }
+'''
+    gamedef = assemble("t", [parse_rules(source, "t.ludex")])
+    assert check(gamedef) == []
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(gamedef, ["ann", "bob"], RandomAgent(1)).run()
+    d = exc.value.diagnostics[0]
+    assert d.message == "Pebble's title is its own and cannot be changed" and d.rule == "1"
+    assert (d.span.line, d.span.column) == (10, 39)
