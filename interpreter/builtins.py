@@ -90,9 +90,8 @@ def players_from(game, start):
     """The players still in the game in player order (clockwise), starting with ``start``
     (or, if ``start`` is out of the game, with the next player after that seat)."""
     seats = game.state.players
-    n = len(seats)
     i = seats.index(start)
-    return [seats[(i + k) % n] for k in range(n) if not seats[(i + k) % n].eliminated]
+    return [p for p in seats[i:] + seats[:i] if not p.eliminated]
 
 
 @builtin("next-player", 1, returns="player")

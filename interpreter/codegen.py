@@ -289,8 +289,9 @@ class ExpressionWriter:
         state stands still while plays are offered: it is worked out once, when first reached."""
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
-                 f"    f = _Frame(_G, {{{actor!r}: player}}, {rule!r})",
-                 "    _V = f.vars"]
+                 "    f = _G.legal_frame",
+                 f"    f.rule = {rule!r}",
+                 f"    _V = f.vars = {{{actor!r}: player}}"]
         scope = {actor: "player"}
         for i, param in enumerate(action.params):
             if param.domain is not None:

@@ -14,7 +14,7 @@ the written blocks are tested against.
 from __future__ import annotations
 
 import operator
-import itertools
+from itertools import repeat as _each_time
 from operator import is_
 
 from . import ast as A
@@ -747,7 +747,7 @@ class Compiler:
             events = game.events
             events.append((rule, "window", f"{s.name} opens; {start} acts first", "", None))
             legal = [(name, game.actions[name].legal) for name in plays]
-            passing = {id(p): Play("pass", p) for p in order}     # each player's pass, made once
+            passing = game.passes           # each player's pass, made once a game
             passes, i, seats = 0, 0, len(order)
             active = sum(1 for p in order if not p.eliminated)
             seen = game.eliminations
@@ -763,19 +763,19 @@ class Compiler:
                 for name, legal_args in legal:
                     for args in legal_args(game, player):
                         options.append(Play(name, player, args))
-                options.append(passing[id(player)])
+                options.append(passing[player.seat])
                 choice = game.agent(game, Decision(player, "play", options, rule, prompt, False, span))
                 if choice.action == "pass":
                     who = choice.player
-                    events.append((rule, "pass", f"{who} passes", who.name if type(who) is Player else (who or ""),
-                                   None))
+                    name = who.name if type(who) is Player else (who or "")
+                    events.append((rule, "pass", f"{name or who} passes", name, None))
                     passes += 1
                 else:
                     try:
                         if choice.action not in names:
                             raise Violation(rule, f"{choice.action} is not a play this window allows "
                                             f"({', '.join(names)} or pass)", choice, span)
-                        if any(map(is_, options, itertools.repeat(choice))):     # one of those offered: legal
+                        if any(map(is_, options, _each_time(choice))):     # one of those offered: legal
                             game.actions[choice.action].play(game, choice)
                         else:
                             game.attempt(choice, rule)
@@ -821,7 +821,7 @@ class Compiler:
                                 options.append(Play(name, player, args))
                     may_pass = optional or "pass" in names
                     if may_pass:
-                        options.append(Play("pass", player))
+                        options.append(game.passes[player.seat])
                     game.steps += 1
                     if game.steps > game.step_budget:
                         game.tick(f.rule)
@@ -833,7 +833,7 @@ class Compiler:
                             allowed = ", ".join(list(names) + (["pass"] if may_pass else []))
                             raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
                                             f"(now: {allowed})", choice, s.span)
-                        if choice.action != "pass" and any(map(is_, options, itertools.repeat(choice))):
+                        if choice.action != "pass" and any(map(is_, options, _each_time(choice))):
                             actions[choice.action].play(game, choice)     # one of those offered: legal
                         else:
                             game.attempt(choice, f.rule)
