@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .diagnostics import LudexError
+from .reads import card_attribute_names
 from .state import Card, Player, Zone, words
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
@@ -257,6 +258,10 @@ class BlockWriter:
         own = []
         if x.name in _CARD_OWN:                     # a card's title, type, owner, zone, face are its own
             words_ = _fstring("", "_o.title", f"'s {x.name} is its own and cannot be changed")
+            own = [f"{ind}    raise _G.error({words_}, f.rule, {span})"]
+        elif x.name in self.writer.player_zones and x.name not in card_attribute_names(self.compiler):
+            # a name the rules give a player's zone, and no card type an attribute
+            words_ = _fstring("", "_o.title", f" has no attribute '{x.name}' ('{x.name}' is a player's zone)")
             own = [f"{ind}    raise _G.error({words_}, f.rule, {span})"]
         return [f"{ind}_o = {self.expr(x.subject)}",
                 f"{ind}if type(_o) is _Player:",

@@ -21,6 +21,7 @@ import ast
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
+from .reads import card_attribute_names
 from .records import Frame
 from .state import Card, Player, Zone, words
 
@@ -612,9 +613,12 @@ class ExpressionWriter:
                 return _ITEMS.get(x.name)
             return None
         if isinstance(x, A.Attr):
-            # a player's zone: ``p.hand`` (unless the player has a counter or flag so named)
-            if x.name in self.player_zones and x.name not in self.player_fields and \
-                    self.value_kind(x.subject, scope) == "player":
+            # a player's zone: ``p.hand`` (unless the player has a counter or flag so named); or, when no
+            # card may hold an attribute so named, whatever its subject is: a player's zone, nothing
+            # (a card's missing attribute) or an error
+            if x.name in self.player_zones and x.name not in self.player_fields and (
+                    self.value_kind(x.subject, scope) == "player"
+                    or x.name not in card_attribute_names(self.compiler)):
                 return "card"
             return None
         if isinstance(x, A.Call) and x.name in BUILTINS:

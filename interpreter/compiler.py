@@ -22,6 +22,7 @@ from .builtins import BUILTINS, CONSTANTS
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import LudexError
+from .reads import card_attribute_names
 from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation
 from .state import Card, Player, Zone, words
 
@@ -359,6 +360,8 @@ class Compiler:
             return locate_game
         if isinstance(x, A.Attr):
             subject, n = self.expr(x.subject), x.name
+            # the names of players' zones that no card type gives an attribute
+            zone_names = self.writer.player_zones - card_attribute_names(self)
 
             def locate(f):
                 game = f.game
@@ -371,6 +374,9 @@ class Compiler:
                 if type(obj) is Card:
                     if n in ("title", "type", "owner", "zone", "face-up"):
                         raise game.error(f"{obj.title}'s {n} is its own and cannot be changed", f.rule, x.span)
+                    if n in zone_names:
+                        raise game.error(f"{obj.title} has no attribute '{n}' ('{n}' is a player's zone)", f.rule,
+                                         x.span)
                     return obj.attrs, n, obj.title
                 raise game.error(f"{words(obj)} has no '{n}' to change", f.rule, x.span)
             return locate

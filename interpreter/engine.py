@@ -166,8 +166,12 @@ class Game:
         definition = self.gamedef.cards.get(title)
         if definition is None:
             raise self.error(f"there is no card \"{title}\"", rule)
-        env = Frame(self, {}, rule)
-        attrs = {name: value(env) for name, value in self.program.card_attributes(definition)}
+        plain, worked_out = self.program.card_attributes(definition)
+        attrs = dict(plain)
+        if worked_out:
+            env = Frame(self, {}, rule)
+            for name, value in worked_out:
+                attrs[name] = value(env)
         card = Card(len(self.state.cards), title, definition.type, attrs, owner)
         self.state.cards.append(card)
         card.zone = zone
@@ -673,16 +677,25 @@ class Program:
             program = g.__dict__["_program"] = Program(g)
         return program
 
-    def card_attributes(self, definition) -> list:
-        """``(name, value)`` pairs giving a new card of this definition its attributes: its type's
-        defaults, then its own."""
+    def card_attributes(self, definition) -> tuple[dict, list]:
+        """What gives a new card of this definition its attributes (its type's defaults, then its
+        own): a dict of those written as a number, text, true, false or none, in order, and
+        ``(name, value)`` pairs for the others, worked out for each card made."""
         found = self._card_attributes.get(definition.title)
         if found is None:
             ctype = self._gamedef.card_types.get(definition.type)
-            found = [(fd.name, self.compiler.expr(fd.default)) for fd in (ctype.fields if ctype else ())
-                     if fd.default is not None]
-            found += [(f.name, self.compiler.expr(f.value)) for f in definition.fields]
-            self._card_attributes[definition.title] = found
+            given = [(fd.name, fd.default) for fd in (ctype.fields if ctype else ()) if fd.default is not None]
+            given += [(f.name, f.value) for f in definition.fields]
+            plain, worked_out = {}, {}
+            for name, x in given:
+                literal = isinstance(x, (A.Number, A.Text)) or (
+                    isinstance(x, A.Constant) and (x.value is None or isinstance(x.value, (bool, int, str))))
+                plain[name] = x.value if literal else None
+                if literal:
+                    worked_out.pop(name, None)
+                else:
+                    worked_out[name] = self.compiler.expr(x)
+            found = self._card_attributes[definition.title] = (plain, list(worked_out.items()))
         return found
 
 

@@ -48,7 +48,7 @@ def _zone_reads(compiler, attribute: str) -> str:
     f = g.fields.get(attribute)
     if f is not None and f.kind in ("zone", "row"):
         # a card's attribute so named could hold some other zone
-        return ANY_ZONE if attribute in _card_attributes(compiler) else zone_key(attribute)
+        return ANY_ZONE if attribute in card_attribute_names(compiler) else zone_key(attribute)
     if f is not None and f.kind in ("counter", "supply", "role"):
         return ""
     if attribute in ("name", "seat", "eliminated", "title", "type", "owner", "face-up"):
@@ -131,7 +131,7 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
     return frozenset(found)
 
 
-def _card_attributes(compiler) -> set:
+def card_attribute_names(compiler) -> set:
     """Every name a card may hold an attribute under: its type's, its definition's, and any name the
     rules set on something."""
     found = compiler.__dict__.get("_card_attribute_names")
