@@ -45,10 +45,16 @@ def constant(name: str, returns: str):
 
 
 def _items(args):
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        return list(args[0])
-    if len(args) == 1 and hasattr(args[0], "cards"):
-        return list(args[0].cards)
+    """The items given: those of a single list or zone, or else the arguments themselves."""
+    if len(args) == 1:
+        one = args[0]
+        kind = type(one)
+        if kind is Zone:
+            return list(one.cards)
+        if kind is list or kind is tuple or isinstance(one, (list, tuple)):
+            return list(one)
+        if hasattr(one, "cards"):
+            return list(one.cards)
     return list(args)
 
 

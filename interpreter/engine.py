@@ -346,10 +346,9 @@ class Game:
                         self.written[m.target] = self.version
                         self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
-        for trigger, body, iterable in handlers or ():
+        for trigger, body, iterable, title in handlers or ():
             params = trigger.event.params
-            if trigger.rule.startswith("card:"):
-                title = trigger.rule[5:]
+            if title is not None:       # a card's ability
                 if kind != "named":
                     # a card's ability on a milestone: every copy of the card that is in play
                     for card in self.cards_in_play():
@@ -650,7 +649,9 @@ class Program:
         self.triggers: dict[tuple, list] = {}
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)
-            self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None))
+            title = t.rule[5:] if t.rule.startswith("card:") else None      # a card's ability: the card's title
+            self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None,
+                                                      title))
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
         self.checks = [(ch, c.writer.state_check(ch, c.block(ch.body)) or _poll(c, ch)) for ch in g.checks]
         #: for each state check, the names its condition and items read (``reads.py``), or None
