@@ -106,6 +106,7 @@ from typing import Iterable, Optional
 from .ast import Span
 from .builtins import _items, builtin
 from .diagnostics import Diagnostic, SourceError
+from .state import Zone
 
 # ------------------------------------------------------------------ vocabulary
 
@@ -1032,7 +1033,8 @@ def marked_spaces(game, board, word, value=None):
 
 
 def _row_cards(row) -> list:
-    return _items([row])
+    """The cards of a row zone (not copied: read, never changed), or the items of a list."""
+    return row.cards if type(row) is Zone else _items([row])
 
 
 def _position(cards: list, card) -> Optional[int]:
