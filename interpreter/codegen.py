@@ -247,7 +247,10 @@ class ExpressionWriter:
             else:
                 indent = ""
             lines += [indent + line for line in [
-                      "    _memo = _G.remembered()",
+                      "    if _G._remembered_at != _G.version:      # the state changed: forget (Game.remembered)",
+                      "        _G._remembered_at = _G.version",
+                      "        _G._remembered = {}",
+                      "    _memo = _G._remembered",
                       f"    _key = ({v.name!r}, ({args}), f.this)",
                       "    try:",
                       "        _value = _memo[_key]",
@@ -469,6 +472,8 @@ class ExpressionWriter:
         if kind == "zone":
             return f"_G.state.zones[{n!r}]"
         if kind == "constant":
+            if n == "cards-in-play":
+                return "_G.cards_in_play()"
             return f"{self.constant(CONSTANTS[n].fn)}(_G)"
         if kind == "board":
             return f"_G.boards[{n!r}]"

@@ -391,7 +391,10 @@ class Game:
 
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
-        memo = self.remembered()
+        if self._remembered_at != self.version:
+            self._remembered_at = self.version
+            self._remembered = {}
+        memo = self._remembered
         cards = memo.get("cards in play")
         if cards is None:
             zones = self._in_play_zones
