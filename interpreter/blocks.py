@@ -95,6 +95,7 @@ class BlockWriter:
             '    statement running (``_S``), or, in a poll after a statement of this block, is left to',
             '    the caller."""',
             "    _G = f.game",
+            "    _M = _G.modified",
             "    _V = f.vars",
             "    _S = None",
             "    try:",

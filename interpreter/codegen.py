@@ -209,7 +209,8 @@ class ExpressionWriter:
             return None
         finally:
             self.in_value, self.frame_needed, self.in_iterable = outer
-        return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    return {body}\n",
+        return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    _M = _G.modified\n"
+                           f"    return {body}\n",
                             "expression", x.span)
 
     def value(self, v):
@@ -235,6 +236,7 @@ class ExpressionWriter:
         into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
         lines = [f"def value(f{''.join(', ' + p for p in params)}):",
                  "    _G = f.game",
+                 "    _M = _G.modified",
                  f"    _G.exercised.add({v.rule!r})"]
         if frame_needed:
             lines += [f"    f = _Frame(_G, {{{into}}}, f.rule, f.this)"]
@@ -260,7 +262,7 @@ class ExpressionWriter:
                       f"        _value = {body}"]]
         else:
             lines += [f"    _value = {body}"]
-        lines += [f"    if {v.name!r} in _G.modified:",
+        lines += [f"    if {v.name!r} in _M:",
                   f"        return _G.apply_modifiers(('value', {v.name!r}, ({args})), _value)",
                   "    return _value"]
         fn = self.define("\n".join(lines) + "\n", "value", v.span)
@@ -271,7 +273,7 @@ class ExpressionWriter:
         """``failing(frame) -> int`` for a play's ``let`` and ``require`` lines, in the order given
         (``(is_let, statement)`` pairs): the index of the first requirement that does not hold, or -1.
         Each ``let`` is kept in the frame, where the play's effect reads it."""
-        lines = ["def failing(f):", "    _V = f.vars", "    _G = f.game"]
+        lines = ["def failing(f):", "    _V = f.vars", "    _G = f.game", "    _M = _G.modified"]
         for i, (is_let, stmt) in enumerate(checks):
             if is_let:
                 lines.append(f"    _V[{stmt.var!r}] = {self.write(stmt.value, {})}")
@@ -293,6 +295,7 @@ class ExpressionWriter:
         state stands still while plays are offered: it is worked out once, when first reached."""
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
+                 "    _M = _G.modified",
                  "    f = _G.legal_frame",
                  f"    f.rule = {rule!r}",
                  f"    _V = f.vars = {{{actor!r}: player}}"]
@@ -392,6 +395,7 @@ class ExpressionWriter:
             "def poll(f):",
             "    _V = f.vars",
             "    _G = f.game",
+            "    _M = _G.modified",
             "    _memory = _G.check_memory",
             f"    for {local} in {items}:",
             f"        _key = ({id(check)}, id({local}))",
@@ -467,7 +471,7 @@ class ExpressionWriter:
         n = x.name
         kind = self.compiler.global_kind(n)
         if kind == "field":
-            return (f"(_G.apply_modifiers(('field', {n!r}), _G.state.fields[{n!r}]) if {n!r} in _G.modified "
+            return (f"(_G.apply_modifiers(('field', {n!r}), _G.state.fields[{n!r}]) if {n!r} in _M "
                     f"else _G.state.fields[{n!r}])")
         if kind == "zone":
             return f"_G.state.zones[{n!r}]"
@@ -501,21 +505,21 @@ class ExpressionWriter:
         if kind == "card":
             if n in _CARD_BUILTINS:     # never an attribute's name (S072), never changed by a statement
                 return f"{obj}.{_CARD_BUILTINS[n]}"
-            return f"({obj}.attrs.get({n!r}) if {n!r} not in _G.modified else {read}({obj}, f))"
+            return f"({obj}.attrs.get({n!r}) if {n!r} not in _M else {read}({obj}, f))"
         if kind == "player":
             if n in self.player_fields:
-                return f"({obj}.fields[{n!r}] if {n!r} not in _G.modified else {read}({obj}, f))"
+                return f"({obj}.fields[{n!r}] if {n!r} not in _M else {read}({obj}, f))"
             if n in self.player_zones:
                 return f"({obj}.zones[{n!r}] if {n!r} not in {obj}.fields else {read}({obj}, f))"
         if n in _CARD_BUILTINS:     # a card's own title, type, owner, zone, face-up (never an attribute's name)
             card = f"{obj}.{_CARD_BUILTINS[n]} if type({first}) is _Card"
         else:
-            card = f"{obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _G.modified"
+            card = f"{obj}.attrs[{n!r}] if type({first}) is _Card and {n!r} in {obj}.attrs and {n!r} not in _M"
         if n in self.player_zones:  # every player has it (made at set-up), unless a counter or flag is so named
             player = f"{obj}.zones[{n!r}] if type({obj}) is _Player and {n!r} not in {obj}.fields"
         else:
             player = (f"{obj}.fields[{n!r}] if type({obj}) is _Player and {n!r} in {obj}.fields "
-                      f"and {n!r} not in _G.modified")
+                      f"and {n!r} not in _M")
         return f"({card} else {player} else {read}({obj}, f))"
 
     def w_Index(self, x, scope):
@@ -560,7 +564,7 @@ class ExpressionWriter:
             return None
         key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
         return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
-                f"if {v.name!r} in _G.modified else {plain}))")
+                f"if {v.name!r} in _M else {plain}))")
 
     def w_ListExpr(self, x, scope):
         return "[" + ", ".join(self.write(i, scope) for i in x.items) + "]"

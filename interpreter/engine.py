@@ -378,7 +378,9 @@ class Game:
                 else:
                     kept.append(m)
             self.modifiers = kept
-            self.modified = {m.target for m in kept}
+            # the same set, changed in place: written rules hold it for as long as they run
+            self.modified.clear()
+            self.modified.update(m.target for m in kept)
         if kind == "end" and milestone == "game":
             raise GameOver(self.winners or [])
 
