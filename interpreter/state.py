@@ -14,6 +14,7 @@ from typing import Optional
 
 
 _ZONE_OF = attrgetter("zone")
+_CARDS_OF = attrgetter("cards")
 
 
 def words(value) -> str:
@@ -168,15 +169,19 @@ class State:
         the shuffle, each of which notes the zones it changes); None to look at every zone."""
         problems = []
         zones = self.zone_list() if cards_moved else []
-        held = [z.cards for z in zones]
         if not cards_moved:
             zones_ok = True
         elif changed is not None:
             # The zones no card entered or left hold what they held, each card still recording them;
             # in the others, each card is there once and records the zone; and no card is missing.
-            zones_ok = sum(map(len, held)) == len(self.cards) and all(
-                len(set(z.cards)) == len(z.cards) and set(map(_ZONE_OF, z.cards)) <= {z} for z in changed)
+            zones_ok = sum(map(len, map(_CARDS_OF, zones))) == len(self.cards)
+            for z in changed if zones_ok else ():
+                cards = z.cards
+                if len(set(cards)) != len(cards) or not set(map(_ZONE_OF, cards)) <= {z}:
+                    zones_ok = False
+                    break
         else:
+            held = [z.cards for z in zones]
             # The sound case in C-speed steps: as many cards placed as exist, each once, each recording
             # the zone that holds it.
             zones_ok = (sum(map(len, held)) == len(self.cards) == len(set(chain.from_iterable(held)))
