@@ -646,3 +646,33 @@ flow { run 1 }
     d = exc.value.diagnostics[0]
     assert d.message == "Pebble's title is its own and cannot be changed" and d.rule == "1"
     assert (d.span.line, d.span.column) == (10, 39)
+
+
+MOVE_A_CARD = '''
+game t "T" { players 2 to 2 }
+state { game zone pile  game zone heap }
+card type thing { size: number }
+card "Stone" thing { size 1 }
+rule 1 "Make" { text "Make a stone." create "Stone" into pile }
+rule 2 "Move" { text "Move it." move top(pile) to heap }
+flow { run 1 run 2 }
+'''
+
+
+@pytest.mark.parametrize("broken, words", [
+    (lambda card, zone: zone.cards.append(card), "Stone is in two places: heap and heap"),
+    (lambda card, zone: setattr(card, "zone", None), "Stone is in heap but records None"),
+], ids=["placed twice", "not recording its zone"])
+def test_a_move_that_breaks_the_cards_bookkeeping_is_caught_after_its_step(broken, words):
+    gamedef = _game_from(MOVE_A_CARD)
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    original = game.move_card
+
+    def careless(card, zone, place="top"):
+        original(card, zone, place)
+        broken(card, zone)
+    game.move_card = careless
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "2" and words in d.message, d.message
