@@ -131,6 +131,14 @@ class Game:
                 names = tuple(n for n in names if n != ANY_ZONE)
             self._polls.append((i, check.rule, poll, names, None if names is None else (-1,) * len(names),
                                 any_zone))
+        #: when every check's reads are known and none may look at any zone: every name they read,
+        #: with a -1 for each; and, after a look, ``(names, -1s, (eliminations, reshaped), since)``
+        #: telling when the next look would find nothing to do
+        self._watched = None
+        if all(names is not None and not any_zone for _, _, _, names, _, any_zone in self._polls):
+            watched = tuple(sorted({n for _, _, _, names, _, _ in self._polls for n in names}))
+            self._watched = (watched, (-1,) * len(watched))
+        self._quiet = None
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -413,6 +421,14 @@ class Game:
             return                       # nothing has happened since the last look
         self.checked_at = version
         marks, written = self._check_marks, self.written
+        quiet = self._quiet
+        if quiet is not None:
+            # every check would find what it found: none of the names any of them reads was written
+            # since the earliest last look, and no player was eliminated and no dict gained a name
+            names, unseen, seen, since = quiet
+            if seen == (self.eliminations, self.reshaped) and \
+                    max(map(written.get, names, unseen), default=-1) < since:
+                return
         for i, rule, poll, names, unseen, any_zone in self._polls:
             if names is not None:
                 # Nothing it reads has changed since it last looked (and found what held) when no
@@ -426,6 +442,12 @@ class Game:
                     continue
                 marks[i] = (seen, self.version)
             poll(Frame(self, {}, rule))
+        self._quiet = None
+        if self._watched is not None and marks:
+            seen = (0, self.eliminations, self.reshaped)
+            if all(mark is not None and mark[0] == seen for mark in marks):
+                names, unseen = self._watched
+                self._quiet = (names, unseen, seen[1:], min(mark[1] for mark in marks))
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):

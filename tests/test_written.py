@@ -61,6 +61,7 @@ def test_state_checks_polled_less_find_what_they_found(key):
 
     def poll_always(game):
         game._polls = [(i, rule, poll, None, None, True) for i, rule, poll, *_ in game._polls]
+        game._watched = None
 
     for seed in range(1, 4):
         assert _outcome(gamedef, seed) == _outcome(gamedef, seed, poll_always)
