@@ -145,7 +145,7 @@ class BlockWriter:
             self.enclosing = enclosing
         lines = [f"{ind}_S = _G.current_span = {span}",
                  f"{ind}_G.steps += 1",
-                 f"{ind}if _G.steps > _G.step_budget: _G.tick(f.rule)",
+                 f"{ind}if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)",
                  *body]
         if self.polls:      # only when the state has changed since they last looked
             lines += [f"{ind}_S = {enclosing}",
@@ -235,8 +235,8 @@ class BlockWriter:
                 f"{ind}        raise _G.error({not_card}, f.rule, {span})",
                 f"{ind}    _src = {card}.zone",
                 f"{ind}    _G.move_card({card}, {zone}, {s.place!r})",
-                f"{ind}    _G.events.append((f.rule, 'move', {text}, '', {{'card': {card}.id}}))",
-                f"{ind}    _G.version += 1"]
+                f"{ind}    _G.version += 1",
+                f"{ind}    _G.events.append((f.rule, 'move', {text}, '', {{'card': {card}.id}}))"]
 
     # -- counters, supplies, roles, flags and attributes
     def target(self, x, ind: str, table: str, who: str) -> tuple[list, bool]:
@@ -320,14 +320,14 @@ class BlockWriter:
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
         record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', '', None))"
+        lines.append(f"{ind}    _G.version += 1")
         if secret:
             lines += [f"{ind}    if _secret:",
                       f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', '', {{'hidden': True}}))",
                       f"{ind}    else:",
-                      f"{ind}        {record}",
-                      f"{ind}    _G.version += 1"]
+                      f"{ind}        {record}"]
         else:
-            lines += [f"{ind}    {record}", f"{ind}    _G.version += 1"]
+            lines.append(f"{ind}    {record}")
         return lines
 
     def b_Change(self, s, ind):
@@ -339,8 +339,8 @@ class BlockWriter:
         lines += self.bound(n, "_new", "_what", span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
-                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', '', None))",
-                  f"{ind}_G.version += 1"]
+                  f"{ind}_G.version += 1",
+                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', '', None))"]
         return lines
 
     def b_Transfer(self, s, ind):
@@ -364,9 +364,9 @@ class BlockWriter:
         lines += self.written([src, dst], ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
+                  f"{ind}_G.version += 1",
                   f"{ind}_G.events.append((f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
-                  f" '', {{'amount': _n}}))",
-                  f"{ind}_G.version += 1"]
+                  f" '', {{'amount': _n}}))"]
         return lines
 
 

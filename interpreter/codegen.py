@@ -249,7 +249,7 @@ class ExpressionWriter:
             else:
                 indent = ""
             lines += [indent + line for line in [
-                      "    if _G._remembered_at != _G.version:      # the state changed: forget (Game.remembered)",
+                      "    if _G._remembered_at != _G.version:      # the state changed: forget (Game._remembered)",
                       "        _G._remembered_at = _G.version",
                       "        _G._remembered = {}",
                       "    _memo = _G._remembered",
@@ -321,11 +321,14 @@ class ExpressionWriter:
         for is_let, stmt in checks:
             expr = stmt.value if is_let else stmt.condition
             varies = bool(A.names_in(expr) & reads_choice) or not params
+            value = self.inline(expr, scope, test=not is_let)     # (a let's value may read the name it sets)
             if is_let:
                 if varies:
                     reads_choice.add(stmt.var)
+                elif stmt.var in reads_choice:      # it sets a name that varied: now it does not
+                    reads_choice.discard(stmt.var)
                 scope[stmt.var] = f"_let{len(written)}"
-            written.append((is_let, stmt, varies, self.inline(expr, scope, test=not is_let)))
+            written.append((is_let, stmt, varies, value))
         in_frame = self.closures_called != closures
         once = []
         body = []
@@ -529,11 +532,13 @@ class ExpressionWriter:
     def w_Call(self, x, scope):
         if x.name == "first" and len(x.args) == 1 and isinstance(x.args[0], A.Quantified) \
                 and x.args[0].kind == "those":
-            # the first item that passes: the rest are not looked at
             those = x.args[0]
-            iterable = self.iterable(those.iterable, scope)
             local, inner = self._bind(those.var, scope, self.items_kind(those.iterable, scope))
-            return f"next(({local} for {local} in _as_list({iterable}) if {self.test(those.body, inner)}), None)"
+            if self.plain_test(those.body, inner):
+                # the first item that passes: the rest need not be looked at, since for none of them
+                # could the test fail with an error or exercise a rule
+                iterable = self.iterable(those.iterable, scope)
+                return f"next(({local} for {local} in _as_list({iterable}) if {self.test(those.body, inner)}), None)"
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
@@ -640,6 +645,30 @@ class ExpressionWriter:
         if isinstance(x, (A.Quantified, A.Ranked)) and x.kind in ("those", "highest", "lowest"):
             return self.items_kind(x.iterable, scope)
         return None
+
+    def plain_test(self, x, scope) -> bool:
+        """Whether working out ``x`` can neither fail with an error nor exercise a rule: it only
+        compares (``==``, ``!=``, ``in``, ``is none``, ``and``, ``or``, ``not``) literals, variables,
+        the game's counters and zones, and attributes read from what is sure to be a card, or a
+        player's counters and zones."""
+        if isinstance(x, (A.Number, A.Text, A.Constant)):
+            return True
+        if isinstance(x, A.Name):
+            return x.name in scope or self.compiler.global_kind(x.name) in ("field", "zone", "constant")
+        if isinstance(x, A.Attr):
+            kind = self.value_kind(x.subject, scope)
+            return kind == "card" or (kind == "player" and (x.name in self.player_fields
+                                                            or x.name in self.player_zones))
+        if isinstance(x, A.Binary):
+            return x.op in ("and", "or", "==", "!=", "in", "not in") and \
+                self.plain_test(x.left, scope) and self.plain_test(x.right, scope)
+        if isinstance(x, A.Unary):
+            return x.op != "-" and self.plain_test(x.operand, scope)
+        if isinstance(x, A.IsNone):
+            return self.plain_test(x.subject, scope)
+        if isinstance(x, A.ListExpr):
+            return all(self.plain_test(item, scope) for item in x.items)
+        return False
 
     def is_zone(self, x, scope) -> bool:
         """Whether the value of ``x`` is sure to be a zone: a player's zone (``p.hand``) or the game's."""

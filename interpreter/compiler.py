@@ -55,6 +55,12 @@ class Compiler:
         self.writer = ExpressionWriter(self)
         self.blocks = BlockWriter(self)
 
+    def note_variables(self, names):
+        """Names that frames may hold as variables beyond those the rules bind (a scenario's or log's
+        frame names its players), for the expressions and blocks compiled from now on: a name that
+        may be a variable is never taken to be the game's zone or constant so named."""
+        self.writer.bound.update(names)
+
     # ================================================================ expressions
     def expr(self, x):
         """``fn(frame) -> value``: written as Python source where that gains (``codegen.py``),
@@ -330,7 +336,7 @@ class Compiler:
                 game.current_span = node.span
                 game.steps += 1
                 if game.steps > game.step_budget:
-                    game.tick(f.rule)
+                    raise game.over_budget(f.rule)
                 try:
                     step(f)
                 except LudexError:
@@ -750,8 +756,7 @@ class Compiler:
             rule = f.rule
             start = starting(f)
             order = players_from(game, start)
-            events = game.events
-            events.append((rule, "window", f"{s.name} opens; {start} acts first", "", None))
+            game.events.append((rule, "window", f"{s.name} opens; {start} acts first", "", None))
             legal = [(name, game.actions[name].legal) for name in plays]
             passing = game.passes           # each player's pass, made once a game
             passes, i, seats = 0, 0, len(order)
@@ -764,7 +769,7 @@ class Compiler:
                     continue
                 game.steps += 1
                 if game.steps > game.step_budget:
-                    game.tick(rule)
+                    raise game.over_budget(rule)
                 options = []
                 for name, legal_args in legal:
                     for args in legal_args(game, player):
@@ -774,7 +779,7 @@ class Compiler:
                 if choice.action == "pass":
                     who = choice.player
                     name = who.name if type(who) is Player else (who or "")
-                    events.append((rule, "pass", f"{name or who} passes", name, None))
+                    game.events.append((rule, "pass", f"{name or who} passes", name, None))
                     passes += 1
                 else:
                     try:
@@ -793,12 +798,12 @@ class Compiler:
                     passes = 0
                 if game.checked_at != game.version and game.checks:
                     game.run_checks()
-                    if game.eliminations != seen:      # a play or a check eliminated a player
-                        seen = game.eliminations
-                        active = sum(1 for p in order if not p.eliminated)
+                if game.eliminations != seen:      # a play or a check eliminated a player
+                    seen = game.eliminations
+                    active = sum(1 for p in order if not p.eliminated)
                 if passes >= active:
                     break
-            events.append((rule, "window", closes, "", None))
+            game.events.append((rule, "window", closes, "", None))
         return window
 
     def s_Turn(self, s):
@@ -830,7 +835,7 @@ class Compiler:
                         options.append(game.passes[player.seat])
                     game.steps += 1
                     if game.steps > game.step_budget:
-                        game.tick(f.rule)
+                        raise game.over_budget(f.rule)
                     choice = game.decide(Decision(player, "play", options, f.rule, prompt, False, s.span))
                     if choice.player is not player:
                         raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)

@@ -441,6 +441,7 @@ class LogChecker:
                          format=log.format)
         self.watch = Watch(self.game, invariants=True)
         self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
+        self.game.compiler.note_variables(self.frame.vars)
         self.pending: dict[str, deque] = {}      # forced kind -> deque of (step, detail), as queued
         self.report = LogReport(log.path, gamedef.key,
                                 entries=sum(1 for e in self.entries if e.kind in _DECISION_KINDS))

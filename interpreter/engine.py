@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from itertools import repeat
-from operator import is_
 from typing import Callable, Optional
 
 from . import ast as A
@@ -175,11 +173,11 @@ class Game:
         if definition is None:
             raise self.error(f"there is no card \"{title}\"", rule)
         plain, worked_out = self.program.card_attributes(definition)
-        attrs = dict(plain)
-        if worked_out:
+        if plain is not None:
+            attrs = dict(plain)
+        else:
             env = Frame(self, {}, rule)
-            for name, value in worked_out:
-                attrs[name] = value(env)
+            attrs = {name: value(env) for name, value in worked_out}
         card = Card(len(self.state.cards), title, definition.type, attrs, owner)
         self.state.cards.append(card)
         card.zone = zone
@@ -209,9 +207,9 @@ class Game:
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data):
         """Add an event to the trace. (Written rules append to ``events`` themselves.)"""
-        self.events.append((rule, kind, text, player.name if type(player) is Player else (player or ""), data))
         if kind not in _NOTHING_CHANGES:
             self.version += 1
+        self.events.append((rule, kind, text, player.name if type(player) is Player else (player or ""), data))
 
     @property
     def trace(self) -> list[TraceEvent]:
@@ -392,13 +390,6 @@ class Game:
         if kind == "end" and milestone == "game":
             raise GameOver(self.winners or [])
 
-    def remembered(self) -> dict:
-        """What was worked out from the state as it stands now (forgotten when it changes)."""
-        if self._remembered_at != self.version:
-            self._remembered_at = self.version
-            self._remembered = {}
-        return self._remembered
-
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
         if self._remembered_at != self.version:
@@ -486,18 +477,15 @@ class Game:
         self.record(refused.rule, "refused", f"refused: {refused.message}", player)
         return True
 
-    def attempt(self, play: Play, rule: str, offered: Optional[list] = None):
-        """Make a play: refused (a Violation, nothing applied) unless every requirement holds.
-        ``offered``: the legal plays just worked out in this state; one of them is not checked again."""
+    def attempt(self, play: Play, rule: str):
+        """Make a play: refused (a Violation, nothing applied) unless every requirement holds. (A play
+        just offered as legal is made with ``CompiledAction.play``, without checking it again.)"""
         if play.action == "pass":
             self.record(rule, "pass", f"{play.player} passes", play.player)
             return
         action = self.actions.get(play.action)
         if action is None:
             raise Violation(rule, f"there is no play called {play.action}", play)
-        if offered is not None and any(map(is_, offered, repeat(play))):
-            action.play(self, play)
-            return
         try:
             refusal = action.refusal(self, play.player, play.args)
         except LudexError:
@@ -545,12 +533,6 @@ class CompiledAction:
 
     def rule_of_play(self) -> str:
         return self.rule
-
-    def frame(self, game, player, args) -> Frame:
-        vars = {self.node.actor: player}
-        for (param, _), arg in zip(self.domains, args):
-            vars[param.name] = arg
-        return Frame(game, vars, self.rule)
 
     def candidates(self, game, player):
         frame = Frame(game, {self.node.actor: player}, self.rule)
@@ -705,25 +687,22 @@ class Program:
             program = g.__dict__["_program"] = Program(g)
         return program
 
-    def card_attributes(self, definition) -> tuple[dict, list]:
+    def card_attributes(self, definition) -> tuple[Optional[dict], list]:
         """What gives a new card of this definition its attributes (its type's defaults, then its
-        own): a dict of those written as a number, text, true, false or none, in order, and
-        ``(name, value)`` pairs for the others, worked out for each card made."""
+        own): when every one is written as a number, text, true, false or none, a dict of them to
+        copy (and no pairs); otherwise None and ``(name, value)`` pairs, worked out in order for each
+        card made."""
         found = self._card_attributes.get(definition.title)
         if found is None:
             ctype = self._gamedef.card_types.get(definition.type)
             given = [(fd.name, fd.default) for fd in (ctype.fields if ctype else ()) if fd.default is not None]
             given += [(f.name, f.value) for f in definition.fields]
-            plain, worked_out = {}, {}
-            for name, x in given:
-                literal = isinstance(x, (A.Number, A.Text)) or (
-                    isinstance(x, A.Constant) and (x.value is None or isinstance(x.value, (bool, int, str))))
-                plain[name] = x.value if literal else None
-                if literal:
-                    worked_out.pop(name, None)
-                else:
-                    worked_out[name] = self.compiler.expr(x)
-            found = self._card_attributes[definition.title] = (plain, list(worked_out.items()))
+            if all(isinstance(x, (A.Number, A.Text)) or (isinstance(x, A.Constant) and (
+                    x.value is None or isinstance(x.value, (bool, int, str)))) for _, x in given):
+                found = ({name: x.value for name, x in given}, [])
+            else:
+                found = (None, [(name, self.compiler.expr(x)) for name, x in given])
+            self._card_attributes[definition.title] = found
         return found
 
 

@@ -172,6 +172,7 @@ class Runner:
         self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format,
                          step_budget=SCENARIO_STEP_BUDGET)
         self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
+        self.game.compiler.note_variables(self.frame.vars)
         self.refusal: Optional[Violation] = None
         self.game.choose_again = self._choose_again
         self.current: A.Step = A.Step(scenario.span, "setup")

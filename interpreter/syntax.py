@@ -1072,7 +1072,7 @@ class ScenarioBuilder(Builder):
     def t_orders(self, span, ch):
         return A.Step(span, "orders", (str(ch[0]), ch[1]))
 
-    def t_run(self, span, ch):
+    def t_run_step(self, span, ch):
         return A.Step(span, "run", (str(ch[0]), str(ch[1]) if ch[1] else ""))
 
     def t_play_game(self, span, ch):

@@ -676,3 +676,150 @@ def test_a_move_that_breaks_the_cards_bookkeeping_is_caught_after_its_step(broke
         game.run()
     d = exc.value.diagnostics[0]
     assert d.rule == "2" and words in d.message, d.message
+
+
+# ------------------------------------------------------------------ the fast paths mean what the plain ones do
+
+
+def test_a_window_closes_when_its_plays_eliminate_players_in_a_game_without_state_checks():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { player counter gold = 0 }
+rule 1 "Window" {
+  text "Each player may concede."
+  window "w" starting with first(players) { any number of concede }
+  action concede "concede" by p { eliminate p }
+}
+flow { run 1 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0], step_budget=1000)
+    game.run()
+    assert [e.text for e in game.trace if e.kind in ("play", "pass", "window")] == [
+        "w opens; ann acts first", "ann plays concede", "bob plays concede",
+        "w closes: every player passed in a row"]
+
+
+def test_a_plays_let_may_read_the_name_it_sets():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  game counter limit = 1
+  game zone pile
+}
+card type token { cost: number = 1 }
+card "A" token { cost 1 }
+card "B" token { cost 2 }
+rule 1 "Deal" { text "Each player gets A and B." for each p in players { create ["A", "B"] into p.hand } }
+rule 2 "Spend" {
+  text "A card may be spent when the limit and its cost exceed 2."
+  window "w" starting with first(players) { any number of spend }
+  action spend "spend" by p (c: card from p.hand) {
+    let limit = limit + c.cost
+    require limit > 2 cite 2 "Too cheap."
+    move c to pile
+  }
+}
+flow { run 1 run 2 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    ann = game.state.players[0]
+    game.run_rule("1")
+    assert [args[0].title for args in game.actions["spend"].legal(game, ann)] == ["B"]
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run()
+    assert [c.title for c in game.state.zones["pile"].cards] == ["B", "B"]
+
+
+FIRST_OF = '''
+game t "T" { players 2 to 2 }
+state { player zone hand  player counter gold = 0 }
+card type token { cost: number = 1 }
+card "A" token { cost 1 }
+card "Z" token { cost 0 }
+rule 1 "Deal" { text "Each player gets A and Z." for each p in players { create ["A", "Z"] into p.hand } }
+rule 2 "Pick" {
+  text "Each player picks."
+  for each p in players { let b = first(those c in p.hand: CONDITION)  increase p.gold by b.cost }
+}
+rule 3 "Goodness" { text "What is good." value good(c) = c.cost > 0 }
+flow { run 1 run 2 }
+'''
+
+
+def test_first_of_those_looks_at_every_item_when_a_later_one_could_fail_or_exercise_a_rule():
+    failing = _game_from(FIRST_OF.replace("CONDITION", "c.cost >= 1 or 10 / c.cost > 1"))
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(failing, ["ann", "bob"], RandomAgent(1)).run()
+    assert "division by zero" in exc.value.diagnostics[0].message
+    citing = _game_from(FIRST_OF.replace("CONDITION", "c.cost == 1 or good(c)"))
+    game = Game(citing, ["ann", "bob"], RandomAgent(1))
+    game.run()
+    assert "3" in game.rules_exercised()            # good(Z) was worked out, as rule 3 says
+
+
+def test_a_scenario_player_named_like_a_game_zone_is_the_player():
+    from interpreter.scenarios import run_scenario
+    from interpreter.syntax import parse_scenarios
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { game zone market  player zone hand }
+card type token { price: number = 1 }
+card "Rope" token { }
+rule 1 "Stock" { text "The market gets a Rope." create ["Rope"] into market }
+flow { run 1 }
+''')
+    file = parse_scenarios('''
+scenario "a player named market" {
+  question "Is market the player?"
+  answer "Yes."
+  cite 1
+  players market, bob
+  setup { run 1 }
+  expect size(market.hand) == 0
+}
+scenario "the player market has no price" {
+  question "Is market the player?"
+  answer "Yes: a player has no price."
+  cite 1
+  players market, bob
+  setup { run 1 }
+  expect every c in market: c.price > 0
+}
+''', "named.scenario")
+    passing, failing = (run_scenario(gamedef, s) for s in file.scenarios)
+    assert passing.status == "passed", (passing.failures, passing.diagnostics)
+    assert failing.status == "error"
+    assert failing.diagnostics[0].message == "market has no 'price'"
+
+
+def test_a_cards_default_is_worked_out_even_when_the_card_gives_its_own():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { player zone hand  game counter zero = 0 }
+card type token { cost: number = 10 / zero }
+card "A" token { cost 1 }
+rule 1 "Deal" { text "Each player gets A." for each p in players { create ["A"] into p.hand } }
+flow { run 1 }
+''')
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(gamedef, ["ann", "bob"], RandomAgent(1)).run()
+    assert "division by zero" in exc.value.diagnostics[0].message
+
+
+def test_a_window_over_the_step_budget_counts_its_steps_once():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { player counter gold = 0 }
+rule 1 "Loop" {
+  text "Players play forever."
+  window "w" starting with first(players) { any number of noop }
+  action noop "noop" by p { require p.gold >= 0 cite 1 "Never refused." }
+}
+flow { run 1 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0], step_budget=100)
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    assert "ran 100 steps without ending" in exc.value.diagnostics[0].message
+    assert game.steps == 101
