@@ -681,21 +681,24 @@ def test_a_move_that_breaks_the_cards_bookkeeping_is_caught_after_its_step(broke
 # ------------------------------------------------------------------ the fast paths mean what the plain ones do
 
 
-def test_a_window_closes_when_its_plays_eliminate_players_in_a_game_without_state_checks():
-    gamedef = _game_from('''
+ONE_PLAY_WINDOW = '''
 game t "T" { players 2 to 2 }
 state { player counter gold = 0 }
 rule 1 "Window" {
-  text "Each player may concede."
-  window "w" starting with first(players) { any number of concede }
-  action concede "concede" by p { eliminate p }
+  text "Players act in a window of one play."
+  window "w" starting with first(players) { any number of go }
+  action go "go" by p { BODY }
 }
 flow { run 1 }
-''')
+'''
+
+
+def test_a_window_closes_when_its_plays_eliminate_players_in_a_game_without_state_checks():
+    gamedef = _game_from(ONE_PLAY_WINDOW.replace("BODY", "eliminate p"))
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0], step_budget=1000)
     game.run()
     assert [e.text for e in game.trace if e.kind in ("play", "pass", "window")] == [
-        "w opens; ann acts first", "ann plays concede", "bob plays concede",
+        "w opens; ann acts first", "ann plays go", "bob plays go",
         "w closes: every player passed in a row"]
 
 
@@ -808,16 +811,7 @@ flow { run 1 }
 
 
 def test_a_window_over_the_step_budget_counts_its_steps_once():
-    gamedef = _game_from('''
-game t "T" { players 2 to 2 }
-state { player counter gold = 0 }
-rule 1 "Loop" {
-  text "Players play forever."
-  window "w" starting with first(players) { any number of noop }
-  action noop "noop" by p { require p.gold >= 0 cite 1 "Never refused." }
-}
-flow { run 1 }
-''')
+    gamedef = _game_from(ONE_PLAY_WINDOW.replace("BODY", 'require p.gold >= 0 cite 1 "Never refused."'))
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0], step_budget=100)
     with pytest.raises(RuntimeRuleError) as exc:
         game.run()
