@@ -236,6 +236,7 @@ class Watch:
         self.on_round = on_round
         self.round_rule, self.loop_span = round_rule_of(game.gamedef)
         self.last_rule = ""
+        self._version = self._cards_moved = -1      # the state and its cards when ``check`` last looked
         original = game.run_rule
         engine_checks = bool(getattr(game, "check_invariants", False))
 
@@ -263,7 +264,14 @@ class Watch:
     def check(self, rule: str = ""):
         if not self.invariants:
             return
-        breaks = self.game.state.invariant_breaks()
+        game = self.game
+        if game.version == self._version:
+            return          # nothing changed since the last look, which found the state sound
+        # Since the last look (the engine's, after a rule, or this one), only the zones the engine
+        # notes as changed may have changed: the others are as that look found them.
+        moved = game.cards_moved != self._cards_moved
+        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(game.zones_changed))
+        self._version, self._cards_moved = game.version, game.cards_moved
         if breaks:
             where = f"after rule {rule} ran" if rule else "here"
             raise InvariantBroken([Diagnostic(
