@@ -817,3 +817,26 @@ def test_a_window_over_the_step_budget_counts_its_steps_once():
         game.run()
     assert "ran 100 steps without ending" in exc.value.diagnostics[0].message
     assert game.steps == 101
+
+
+def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_look():
+    from interpreter.compliance import InvariantBroken, Watch
+    gamedef = _game_from(MOVE_A_CARD.replace('rule 2 "Move" { text "Move it." move top(pile) to heap }',
+                                             'rule 2 "Move" { text "Move it, then say." move top(pile) to heap '
+                                             'first(players) may "Go on?" { log "on" } }'))
+    watch_box = []
+
+    def agent(game, decision):
+        watch_box[0].check(decision.rule)
+        return decision.options[0]
+    game = Game(gamedef, ["a", "b"], agent)        # the engine looks after each rule; this, mid-rule
+    watch_box.append(Watch(game, invariants=True))
+    original = game.move_card
+
+    def careless(card, zone, place="top"):
+        original(card, zone, place)
+        zone.cards.append(card)             # placed twice, in a zone the engine notes as changed
+    game.move_card = careless
+    with pytest.raises(InvariantBroken) as exc:
+        game.run()
+    assert "Stone is in two places: heap and heap" in exc.value.diagnostics[0].message
