@@ -648,20 +648,13 @@ flow { run 1 }
     assert (d.span.line, d.span.column) == (10, 39)
 
 
-MOVE_A_CARD = '''
-game t "T" { players 2 to 2 }
-state { game zone pile  game zone heap }
-card type thing { size: number }
-card "Stone" thing { size 1 }
-rule 1 "Make" { text "Make a stone." create "Stone" into pile }
-rule 2 "Move" { text "Move it." move top(pile) to heap }
-flow { run 1 run 2 }
-'''
+MOVE = 'rule 2 "Move" { text "Move it." move top(pile) to other }'
+MOVE_A_CARD = LOSE_A_CARD.replace("flow { run 1 }", MOVE + "\nflow { run 1 run 2 }")
 
 
 @pytest.mark.parametrize("broken, words", [
-    (lambda card, zone: zone.cards.append(card), "Stone is in two places: heap and heap"),
-    (lambda card, zone: setattr(card, "zone", None), "Stone is in heap but records None"),
+    (lambda card, zone: zone.cards.append(card), "Stone is in two places: other and other"),
+    (lambda card, zone: setattr(card, "zone", None), "Stone is in other but records None"),
 ], ids=["placed twice", "not recording its zone"])
 def test_a_move_that_breaks_the_cards_bookkeeping_is_caught_after_its_step(broken, words):
     gamedef = _game_from(MOVE_A_CARD)
@@ -821,9 +814,8 @@ def test_a_window_over_the_step_budget_counts_its_steps_once():
 
 def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_look():
     from interpreter.compliance import InvariantBroken, Watch
-    gamedef = _game_from(MOVE_A_CARD.replace('rule 2 "Move" { text "Move it." move top(pile) to heap }',
-                                             'rule 2 "Move" { text "Move it, then say." move top(pile) to heap '
-                                             'first(players) may "Go on?" { log "on" } }'))
+    gamedef = _game_from(MOVE_A_CARD.replace(MOVE, 'rule 2 "Move" { text "Move it, then say." move top(pile) to '
+                                                   'other first(players) may "Go on?" { log "on" } }'))
     watch_box = []
 
     def agent(game, decision):
@@ -839,4 +831,4 @@ def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_lo
     game.move_card = careless
     with pytest.raises(InvariantBroken) as exc:
         game.run()
-    assert "Stone is in two places: heap and heap" in exc.value.diagnostics[0].message
+    assert "Stone is in two places: other and other" in exc.value.diagnostics[0].message
