@@ -757,7 +757,6 @@ class Compiler:
             start = starting(f)
             order = players_from(game, start)
             game.events.append((rule, "window", f"{s.name} opens; {start} acts first", "", None))
-            legal = [(name, game.actions[name].legal) for name in plays]
             passing = game.passes           # each player's pass, made once a game
             passes, i, seats = 0, 0, len(order)
             active = sum(1 for p in order if not p.eliminated)
@@ -770,10 +769,7 @@ class Compiler:
                 game.steps += 1
                 if game.steps > game.step_budget:
                     raise game.over_budget(rule)
-                options = []
-                for name, legal_args in legal:
-                    for args in legal_args(game, player):
-                        options.append(Play(name, player, args))
+                options = game.legal_plays(player, plays)
                 options.append(passing[player.seat])
                 choice = game.agent(game, Decision(player, "play", options, rule, prompt, False, span))
                 if choice.action == "pass":
@@ -825,11 +821,7 @@ class Compiler:
                         break
                     if used and not part.repeats:
                         names = [a for a in part.actions if a not in used]
-                    options = []
-                    for name in names:
-                        if name != "pass":
-                            for args in actions[name].legal(game, player):
-                                options.append(Play(name, player, args))
+                    options = game.legal_plays(player, names)
                     may_pass = optional or "pass" in names
                     if may_pass:
                         options.append(game.passes[player.seat])

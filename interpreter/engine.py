@@ -461,6 +461,7 @@ class Game:
 
     # -- plays
     def legal_plays(self, player: Player, names) -> list[Play]:
+        """What this player may do now among the plays so named (a ``pass`` among them is not a play)."""
         plays = []
         actions = self.actions
         for name in names:
