@@ -109,6 +109,20 @@ def _as_list(value) -> list:
     return [value]
 
 
+def _items(value):
+    """What a quantifier looks over: ``_as_list`` without the copy, since an expression changes no zone
+    or list while it looks."""
+    if type(value) is list:
+        return value
+    if isinstance(value, Zone):
+        return value.cards
+    if value is None:
+        return ()
+    if isinstance(value, tuple):
+        return value
+    return (value,)
+
+
 def _choices(pool) -> list:
     """The choices a play's parameter ranges over: a zone's cards, or the items of a list."""
     return list(pool.cards) if isinstance(pool, Zone) else list(pool)
@@ -148,7 +162,7 @@ class ExpressionWriter:
     def __init__(self, compiler):
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
-        self.env: dict = {"_as_list": _as_list, "_member": _member, "_best": _best, "_Card": Card,
+        self.env: dict = {"_as_list": _as_list, "_items": _items, "_member": _member, "_best": _best, "_Card": Card,
                           "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_choices": _choices,
                           "_UNSET": _UNSET}
         self.locals = 0
@@ -538,7 +552,7 @@ class ExpressionWriter:
                 # the first item that passes: the rest need not be looked at, since for none of them
                 # could the test fail with an error or exercise a rule
                 iterable = self.iterable(those.iterable, scope)
-                return f"next(({local} for {local} in _as_list({iterable}) if {self.test(those.body, inner)}), None)"
+                return f"next(({local} for {local} in {self.items(iterable)} if {self.test(those.body, inner)}), None)"
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
@@ -691,11 +705,18 @@ class ExpressionWriter:
         finally:
             self.in_iterable -= 1
 
+    @staticmethod
+    def items(iterable: str) -> str:
+        """Source for what a quantifier over ``iterable`` (source) looks over (``_items``)."""
+        if iterable == "_G.cards_in_play()":
+            return "_G.cards_in_play_now()"
+        return f"_items({iterable})"
+
     def w_Quantified(self, x, scope):
         iterable = self.iterable(x.iterable, scope)
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
-        loop = f"{local} in _as_list({iterable})"
+        loop = f"{local} in {self.items(iterable)}"
         if x.kind == "every":
             return f"all({body} for {loop})"
         if x.kind == "any":
@@ -710,4 +731,4 @@ class ExpressionWriter:
         iterable = self.iterable(x.iterable, scope)
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         key = self.write(x.key, inner)
-        return f"_best({x.kind!r}, [({key}, {local}) for {local} in _as_list({iterable})])"
+        return f"_best({x.kind!r}, [({key}, {local}) for {local} in {self.items(iterable)}])"

@@ -394,6 +394,11 @@ class Game:
 
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
+        return list(self.cards_in_play_now())
+
+    def cards_in_play_now(self) -> list:
+        """``cards_in_play`` as remembered until the state next changes: to look over, never to change
+        (written rules' quantifiers read it so, since an expression changes nothing while it looks)."""
         if self._remembered_at != self.version:
             self._remembered_at = self.version
             self._remembered = {}
@@ -404,7 +409,7 @@ class Game:
             if zones is None:
                 zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
             cards = memo["cards in play"] = [c for z in zones for c in z.cards]
-        return list(cards)
+        return cards
 
     def run_checks(self):
         if self.simultaneous or not self.checks_active:
