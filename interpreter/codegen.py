@@ -22,7 +22,7 @@ import ast
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
 from .reads import card_attribute_names
-from .records import Frame
+from .records import Frame, Play
 from .state import Card, Player, Zone, words
 
 # Nodes with nothing to gain: one closure call already.
@@ -123,11 +123,6 @@ def _items(value):
     return (value,)
 
 
-def _choices(pool) -> list:
-    """The choices a play's parameter ranges over: a zone's cards, or the items of a list."""
-    return list(pool.cards) if isinstance(pool, Zone) else list(pool)
-
-
 #: Built-ins (and constants) whose every item is sure to be a player, or a card.
 _ITEMS = {"players": "player", "all-players": "player", "players-from": "player", "opponents": "player",
           "cards-in-play": "card"}
@@ -163,7 +158,7 @@ class ExpressionWriter:
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
         self.env: dict = {"_as_list": _as_list, "_items": _items, "_member": _member, "_best": _best, "_Card": Card,
-                          "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_choices": _choices,
+                          "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
                           "_UNSET": _UNSET}
         self.locals = 0
         self.in_place: set = set()    # the values being written (one reading itself is called)
@@ -185,6 +180,9 @@ class ExpressionWriter:
         self.closures_called = 0
         self.in_value = False     # writing a value's body: no variables but its parameters
         self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
+        #: writing a legal search's requirements: the choice-free reads met (``choice_free``), each with
+        #: the local that holds it and its source, worked out before the choices are looked at
+        self.hoisted: dict | None = None
 
     def define(self, source: str, name: str, span):
         """Compile a function's source among the constants written so far; return the function."""
@@ -215,14 +213,14 @@ class ExpressionWriter:
         """``fn(frame) -> value``, or None for an expression with nothing to gain (a leaf)."""
         if isinstance(x, _LEAVES):
             return None
-        outer = self.in_value, self.frame_needed, self.in_iterable
-        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = False, False, 0, None
         try:
             body = self.write(x, {})
         except _NotWritten:
             return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
         return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    _M = _G.modified\n"
                            f"    return {body}\n",
                             "expression", x.span)
@@ -237,14 +235,14 @@ class ExpressionWriter:
         self.values[v.name] = _pending(self, v)      # a value that reads itself: resolved at run time
         params = [f"_p{i}" for i in range(len(v.params))]
         scope = {name: local for name, local in zip(v.params, params)}
-        outer = self.in_value, self.frame_needed, self.in_iterable
-        self.in_value, self.frame_needed, self.in_iterable = True, False, 0
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = True, False, 0, None
         self.in_place.add(v.name)
         try:
             body = self.write(v.body, scope)
             frame_needed = self.frame_needed
         finally:
-            self.in_value, self.frame_needed, self.in_iterable = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
             self.in_place.discard(v.name)
         args = "".join(p + ", " for p in params)
         into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
@@ -298,7 +296,7 @@ class ExpressionWriter:
         return self.define("\n".join(lines) + "\n", "failing", span)
 
     def legal(self, action, checks, rule: str):
-        """``legal(game, player) -> [args, ...]`` for a play: every combination of its choices (the
+        """``legal(game, player) -> [Play, ...]`` for a play: every combination of its choices (the
         first parameter's outermost) for which each requirement holds, in order; for each other
         combination, the cite of the first requirement that does not hold is exercised.
 
@@ -316,10 +314,11 @@ class ExpressionWriter:
         scope = {actor: "player"}
         for i, param in enumerate(action.params):
             if param.domain is not None:
-                lines.append(f"    _pool{i} = _choices({self.inline(param.domain, scope)})")
+                # (looked over, not copied: nothing changes while plays are offered)
+                lines.append(f"    _pool{i} = {self.items(self.inline(param.domain, scope))}")
                 kind = self.items_kind(param.domain, scope)
             else:
-                lines.append(f"    _pool{i} = {'list(_G.state.players)' if param.type == 'player' else '[]'}")
+                lines.append(f"    _pool{i} = {'_G.state.players' if param.type == 'player' else '()'}")
                 kind = "player" if param.type == "player" else None
             if kind is not None:
                 self.kinds[f"_c{i}"] = kind
@@ -332,10 +331,15 @@ class ExpressionWriter:
         # frame's variables) decides whether each combination's variables are put in the frame.
         closures = self.closures_called
         written = []
+        hoisted: dict = {}
         for is_let, stmt in checks:
             expr = stmt.value if is_let else stmt.condition
             varies = bool(A.names_in(expr) & reads_choice) or not params
-            value = self.inline(expr, scope, test=not is_let)     # (a let's value may read the name it sets)
+            self.hoisted = hoisted if varies and params else None
+            try:
+                value = self.inline(expr, scope, test=not is_let)     # (a let's value may read the name it sets)
+            finally:
+                self.hoisted = None
             if is_let:
                 if varies:
                     reads_choice.add(stmt.var)
@@ -372,9 +376,11 @@ class ExpressionWriter:
                 earlier_varies = True
             body += [f"if {fails}:", f"    _G.exercised.add({stmt.cite!r})", f"    {ends}"]
         if not params:
-            lines += ["    " + line for line in body] + ["    _legal.append(())", "    return _legal"]
+            lines += ["    " + line for line in body] + [f"    _legal.append(_Play({action.name!r}, player, ()))",
+                                                           "    return _legal"]
             return self.define("\n".join(lines) + "\n", "legal", action.span)
         lines += [f"    {known} = _UNSET" for known in once]
+        lines += [f"    {local} = {source}" for local, source in hoisted.values()]
         ind = "    "
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")
@@ -386,7 +392,8 @@ class ExpressionWriter:
         # (otherwise every line reads the player, the choices and the lets from Python locals, and any
         # other name from the state: ``_V`` holds only the player)
         lines += [ind + line for line in body]
-        lines.append(f"{ind}_legal.append(({''.join(f'_c{i}, ' for i in range(len(params)))}))")
+        args = "".join(f"_c{i}, " for i in range(len(params)))
+        lines.append(f"{ind}_legal.append(_Play({action.name!r}, player, ({args})))")
         lines.append("    return _legal")
         return self.define("\n".join(lines) + "\n", "legal", action.span)
 
@@ -394,8 +401,8 @@ class ExpressionWriter:
         """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each
         item whose condition has just become true, run the body; remember which hold. ``frame`` has
         no variables and the check's rule. None when the condition cannot be written as source."""
-        outer = self.in_value, self.frame_needed, self.in_iterable
-        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = False, False, 0, None
         try:
             if check.iterable is not None:
                 items = f"_as_list({self.iterable(check.iterable, {})})"
@@ -406,7 +413,7 @@ class ExpressionWriter:
         except _NotWritten:
             return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
         into = f"{{{check.var!r}: {local}}}" if check.iterable is not None else "{}"
         return self.define("\n".join([
             "def poll(f):",
@@ -452,7 +459,24 @@ class ExpressionWriter:
         method = getattr(self, "w_" + type(x).__name__, None)
         if method is None:
             return self.closure(x, scope)
+        if self.hoisted is not None and type(x) in (A.Name, A.Attr) and self.choice_free(x, scope):
+            # the same for every combination of a play's choices: worked out once, before they are looked at
+            key = (x, self.in_value)    # (a name is read alike wherever it is read, but in a value's body)
+            found = self.hoisted.get(key)
+            if found is None:
+                source = method(x, scope)
+                found = self.hoisted[key] = (f"_h{len(self.hoisted)}", source)
+            return found[0]
         return method(x, scope)
+
+    def choice_free(self, x, scope) -> bool:
+        """Whether ``x`` (a name or an attribute read) reads neither a choice nor a ``let`` of the play
+        whose legal search is being written, and can neither fail nor exercise a rule (``plain_test``):
+        the game's counters and zones and the player's (``p.gold``, ``p.hand``, ``active-player``)."""
+        if isinstance(x, A.Name):
+            return x.name not in scope and self.compiler.global_kind(x.name) in ("field", "zone")
+        return (isinstance(x.subject, A.Name) and scope.get(x.subject.name) == "player"
+                and self.plain_test(x, scope))
 
     # -- leaves
     def w_Number(self, x, scope):

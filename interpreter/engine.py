@@ -470,10 +470,8 @@ class Game:
         plays = []
         actions = self.actions
         for name in names:
-            if name == "pass":
-                continue
-            for args in actions[name].legal(self, player):
-                plays.append(Play(name, player, args))
+            if name != "pass":
+                plays += actions[name].legal(self, player)
         return plays
 
     def may_choose_again(self, refused: Violation, player: Player) -> bool:
@@ -529,7 +527,7 @@ class CompiledAction:
         self.failing = compiler.writer.requirements([(is_let, stmt) for is_let, stmt, _ in self.checks],
                                                     action.span)
         self.param_names = [p.name for p in action.params]
-        #: ``legal(game, player) -> [args, ...]``: the arguments this player may play it with now (``allows``
+        #: ``legal(game, player) -> [Play, ...]``: the plays this player may make with it now (``allows``
         #: over ``candidates``), written as one function (``ExpressionWriter.legal``)
         self.legal = compiler.writer.legal(action, [(is_let, stmt) for is_let, stmt, _ in self.checks],
                                            action.rule or action.cite)

@@ -721,11 +721,54 @@ flow { run 1 run 2 }
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
     ann = game.state.players[0]
     game.run_rule("1")
-    assert [args[0].title for args in game.actions["spend"].legal(game, ann)] == ["B"]
+    assert [play.args[0].title for play in game.actions["spend"].legal(game, ann)] == ["B"]
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
     game.run()
     assert [c.title for c in game.state.zones["pile"].cards] == ["B", "B"]
 
+
+
+def test_a_legal_search_reads_the_players_counters_as_they_are_at_each_search():
+    """``p.gold`` and ``limit`` read no choice: a legal search works them out once, before looking at the
+    cards, and again at each search; a modifier in force is applied to them."""
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  player counter gold = 2
+  game counter limit = 3
+  game zone pile
+}
+card type token { cost: number = 1 }
+card "A" token { cost 1 }
+card "B" token { cost 2 }
+card "C" token { cost 3 }
+rule 1 "Deal" { text "Each player gets A, B and C." for each p in players { create ["A", "B", "C"] into p.hand } }
+rule 2 "Buy" {
+  text "A card costing no more than your gold, and less than the limit, may be bought."
+  window "w" starting with first(players) { any number of buy }
+  action buy "buy" by p (c: card from p.hand) {
+    require c.cost <= p.gold and c.cost < limit cite 2 "Too dear."
+    move c to pile
+  }
+}
+rule 3 "Boom" { text "Gold is worth 1 more this round." for each p in players { modify p.gold by 1 until end of round } }
+flow { run 1 run 3 run 2 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    ann, bob = game.state.players
+    game.run_rule("1")
+
+    def legal(player):
+        return [play.args[0].title for play in game.actions["buy"].legal(game, player)]
+
+    assert legal(ann) == ["A", "B"]
+    ann.fields["gold"] = 1
+    assert legal(ann) == ["A"] and legal(bob) == ["A", "B"]
+    game.run_rule("3")                    # gold + 1 while the modifier is in force
+    assert legal(ann) == ["A", "B"] and legal(bob) == ["A", "B"]
+    game.state.fields["limit"] = 4
+    assert legal(bob) == ["A", "B", "C"]
 
 FIRST_OF = '''
 game t "T" { players 2 to 2 }

@@ -77,7 +77,9 @@ def test_written_legal_arguments_are_the_candidates_that_pass(key):
         for action in game.actions.values():
             for player in game.state.players:
                 expected = [args for args in action.candidates(game, player) if action.allows(game, player, args)]
-                assert action.legal(game, player) == expected
+                plays = action.legal(game, player)
+                assert [play.args for play in plays] == expected
+                assert all(play.action == action.node.name and play.player is player for play in plays)
                 checked += 1
 
     for seed in range(1, 3):
