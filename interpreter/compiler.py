@@ -871,15 +871,21 @@ class Compiler:
         cards = self.expr(s.cards)
         ordered_by = self.expr(s.ordered_by) if s.ordered_by is not None else None
         kind = s.ability.lower()
+        gamedef_cards = self.gamedef.cards
+        of_title: dict = {}     # a card's title -> its abilities of this kind, found when first met
 
         def initiate(f):
             game = f.game
             found = []
             for card in as_list(cards(f)):
-                definition = game.gamedef.cards.get(card.title)
-                for ability in definition.abilities if definition else ():
-                    if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()):
-                        found.append((card, ability))
+                abilities = of_title.get(card.title)
+                if abilities is None:
+                    definition = gamedef_cards.get(card.title)
+                    abilities = of_title[card.title] = tuple(
+                        ability for ability in (definition.abilities if definition else ())
+                        if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()))
+                for ability in abilities:
+                    found.append((card, ability))
             if len(found) > 1 and ordered_by is not None:
                 chooser = ordered_by(f)
                 labels = [_Ability(card, ability) for card, ability in found]
