@@ -11,7 +11,7 @@ game's ``random.Random(seed)`` for the set-up's pick and the shuffles, the agent
 ``random.Random(seed * 7919 + 17)`` picking ``options[randrange(len(options))]``), from options listed
 in the engine's order (a window offers each legal play-card, then move, then use-power, each over the
 player's cards in zone order, then the pass), and it writes the engine's trace: the same events, the same
-words, the same players. ``compare`` (and ``main``) check that for every seed before timing anything, and
+words, the same players (a play's events, and those of the abilities it initiates, name its player). ``compare`` (and ``main``) check that for every seed before timing anything, and
 ``tests/test_huntik_by_hand.py`` keeps the two from drifting apart.
 
 It is written the way one would write this game by hand for speed: a card is a small object with
@@ -150,32 +150,32 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
                 kind = card.type
                 if kind == HERO:
                     area.insert(0, card)
-                    log(("500.2", "move", f"{title} moves from {name}.hand to {name}.play-area", ""))
+                    log(("500.2", "move", f"{title} moves from {name}.hand to {name}.play-area", name))
                     continue
                 if kind == EXHAUST_ACTION:
                     hero = ready[randrange(len(ready))]
                     log(("500.2", "decision", f"{name} chooses {hero.title}", name))
                     hero.ready = False
-                    log(("500.2", "set", f"{hero.title}'s ready: yes -> no", ""))
+                    log(("500.2", "set", f"{hero.title}'s ready: yes -> no", name))
                 log(("500.2", "ability", f"{name}'s {title}: {card.ability} ({card.kind}) initiates", name))
                 if kind == FREE_ACTION:         # Take the Initiative: you go first next round
                     made.append(p)
-                    log(("500.2", "modifier", f"modifier: first-turn-player to {name} for the next round", ""))
+                    log(("500.2", "modifier", f"modifier: first-turn-player to {name} for the next round", name))
                 else:
-                    log(("500.2", "log", card.log, ""))
+                    log(("500.2", "log", card.log, name))
                 discards[p].insert(0, card)
-                log(("500.2", "move", f"{title} moves from {name}.hand to {name}.discard-pile", ""))
+                log(("500.2", "move", f"{title} moves from {name}.hand to {name}.discard-pile", name))
             elif action == MOVE:
                 log(("500.2", "play", f"{name} plays move({title})", name))
-                log(("500.2", "log", MOVES, ""))
+                log(("500.2", "log", MOVES, name))
                 card.ready = False
-                log(("500.2", "set", f"{title}'s ready: yes -> no", ""))
+                log(("500.2", "set", f"{title}'s ready: yes -> no", name))
             else:
                 log(("500.2", "play", f"{name} plays use-power({title})", name))
                 card.ready = False
-                log(("500.2", "set", f"{title}'s ready: yes -> no", ""))
+                log(("500.2", "set", f"{title}'s ready: yes -> no", name))
                 log(("500.2", "ability", f"{name}'s {title}: {card.ability} ({card.kind}) initiates", name))
-                log(("500.2", "log", card.log, ""))
+                log(("500.2", "log", card.log, name))
         log(("500.2", "window", "Turns of the round closes: every player passed in a row", ""))
 
         log(("501.1", "event", "the round ends", ""))

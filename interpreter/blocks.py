@@ -168,7 +168,7 @@ class BlockWriter:
         return [f"{ind}_G.run_rule({s.target!r}, f)"]
 
     def b_Log(self, s, ind):
-        return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, '', None))"]
+        return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, None))"]
 
     def b_If(self, s, ind):
         lines = []
@@ -236,7 +236,7 @@ class BlockWriter:
                 f"{ind}    _src = {card}.zone",
                 f"{ind}    _G.move_card({card}, {zone}, {s.place!r})",
                 f"{ind}    _G.version += 1",
-                f"{ind}    _G.events.append((f.rule, 'move', {text}, '', {{'card': {card}.id}}))"]
+                f"{ind}    _G.events.append((f.rule, 'move', {text}, f.actor, {{'card': {card}.id}}))"]
 
     # -- counters, supplies, roles, flags and attributes
     def target(self, x, ind: str, table: str, who: str) -> tuple[list, bool]:
@@ -319,11 +319,11 @@ class BlockWriter:
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
-        record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', '', None))"
+        record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', f.actor, None))"
         lines.append(f"{ind}    _G.version += 1")
         if secret:
             lines += [f"{ind}    if _secret:",
-                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', '', {{'hidden': True}}))",
+                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', f.actor, {{'hidden': True}}))",
                       f"{ind}    else:",
                       f"{ind}        {record}"]
         else:
@@ -340,7 +340,7 @@ class BlockWriter:
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', '', None))"]
+                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', f.actor, None))"]
         return lines
 
     def b_Transfer(self, s, ind):
@@ -366,7 +366,7 @@ class BlockWriter:
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",
                   f"{ind}_G.events.append((f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
-                  f" '', {{'amount': _n}}))"]
+                  f" f.actor, {{'amount': _n}}))"]
         return lines
 
 

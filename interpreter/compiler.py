@@ -419,9 +419,9 @@ class Compiler:
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
-                    game.record(f.rule, "set", f"{what} changes (hidden)", hidden=True)
+                    game.record(f.rule, "set", f"{what} changes (hidden)", f.actor, hidden=True)
                 else:
-                    game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}")
+                    game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}", f.actor)
         return set_
 
     def s_Change(self, s):
@@ -440,7 +440,7 @@ class Compiler:
                 game.reshaped += 1
             game.written[n] = game.version
             table[n] = new
-            game.record(f.rule, "change", f"{what}: {old} -> {new}")
+            game.record(f.rule, "change", f"{what}: {old} -> {new}", f.actor)
         return change
 
     def s_Transfer(self, s):
@@ -466,7 +466,7 @@ class Compiler:
             src[src_name] = have - n
             dst[dst_name] = after
             game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "
-                        f"({_what(dst_who, dst_name)} now {after})", amount=n)
+                        f"({_what(dst_who, dst_name)} now {after})", f.actor, amount=n)
         return transfer
 
     def s_Move(self, s):
@@ -483,7 +483,7 @@ class Compiler:
                 source = card.zone
                 game.move_card(card, zone, place)
                 shown = card.title if not (zone.hidden and source is not None and source.hidden) else "a card"
-                game.record(f.rule, "move", f"{shown} moves from {source} to {zone}", card=card.id)
+                game.record(f.rule, "move", f"{shown} moves from {source} to {zone}", f.actor, card=card.id)
         return move
 
     def s_Draw(self, s):
@@ -519,7 +519,7 @@ class Compiler:
                 titles = [value] if isinstance(value, str) else list(value)
             for title in titles:
                 game.create_card(title, zone.owner, zone, f.rule)
-            game.record(f.rule, "create", f"{len(titles)} card{'s' if len(titles) != 1 else ''} into {zone}")
+            game.record(f.rule, "create", f"{len(titles)} card{'s' if len(titles) != 1 else ''} into {zone}", f.actor)
         return create
 
     def s_Shuffle(self, s):
@@ -537,7 +537,7 @@ class Compiler:
             game.written[zone.key] = game.version
             game.cards_moved += 1
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
-                                                                  if was_forced else ""), random="shuffle")
+                                                                  if was_forced else ""), f.actor, random="shuffle")
         return shuffle
 
     def s_Reveal(self, s):
@@ -563,7 +563,7 @@ class Compiler:
                 if card.face_up:
                     card.face_up = False
                     game.written["face-up"] = game.version
-                    game.record(f.rule, "conceal", f"{card.title} is turned face down", card=card.id)
+                    game.record(f.rule, "conceal", f"{card.title} is turned face down", f.actor, card=card.id)
         return conceal
 
     def s_Emit(self, s):
@@ -723,7 +723,7 @@ class Compiler:
                 answer = opts[game.rng.randrange(len(opts))]
             f.vars[s.var] = answer
             game.record(f.rule, "random", f"{words(answer)} is picked at random from {words(opts)}",
-                        random="pick", choice=words(answer))
+                        f.actor, random="pick", choice=words(answer))
         return pick
 
     def s_Roll(self, s):
@@ -738,7 +738,7 @@ class Compiler:
                 forced, was_forced = game._forced(f"dice {s.dice}")
                 faces.append(forced if was_forced else dice.faces[game.rng.randrange(len(dice.faces))])
             f.vars[s.var] = faces
-            game.record(f.rule, "random", f"{n} {s.dice} dice roll {', '.join(faces)}", random="dice",
+            game.record(f.rule, "random", f"{n} {s.dice} dice roll {', '.join(faces)}", f.actor, random="dice",
                         faces=faces)
         return roll
 
@@ -899,7 +899,8 @@ class Compiler:
                 body = self._abilities.get(id(ability))
                 if body is None:
                     body = self._abilities[id(ability)] = self.block(ability.body)
-                body(type(f)(game, {}, f.rule, this=card))
+                # the ability's events name its card's owner as acting
+                body(type(f)(game, {}, f.rule, card, card.owner.name if card.owner is not None else ""))
         return initiate
 
     def s_Require(self, s):
@@ -926,7 +927,7 @@ class Compiler:
             game.add_modifier(Modifier(key, s.op, v, f.rule, ends, pending))
             when = {"until_end": f"until the end of the {d.milestone}", "for_this": f"for this {d.milestone}",
                     "for_next": f"for the next {d.milestone}"}[d.kind]
-            game.record(f.rule, "modifier", f"modifier: {_describe_key(key)} {s.op} {words(v)} {when}")
+            game.record(f.rule, "modifier", f"modifier: {_describe_key(key)} {s.op} {words(v)} {when}", f.actor)
         return modify
 
     def _modifier_key(self, x):
@@ -953,7 +954,7 @@ class Compiler:
             winners = as_list(players(f))
             game.winners = winners
             game.record(f.rule, "win", f"{words(winners) if len(winners) != 1 else winners[0]} "
-                        f"win{'s' if len(winners) == 1 else ''} the game")
+                        f"win{'s' if len(winners) == 1 else ''} the game", f.actor)
             raise GameOver(winners)
         return win
 
@@ -970,7 +971,7 @@ class Compiler:
         return eliminate
 
     def s_Log(self, s):
-        return lambda f: f.game.record(f.rule, "log", s.message)
+        return lambda f: f.game.record(f.rule, "log", s.message, f.actor)
 
 
 class _Ability:

@@ -298,7 +298,7 @@ class Game:
             body = self.rule_bodies.get(rule_id)
             if body is not None:
                 try:
-                    body(Frame(self, {}, rule_id))
+                    body(Frame(self, {}, rule_id, None, frame.actor if frame is not None else ""))
                 except SkipStep:
                     self.record(rule_id, "skip", f"step {rule_id} is skipped")
                 if self.check_invariants and self._invariants_at != self.version:
@@ -311,7 +311,7 @@ class Game:
                         raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
                                          rule_id, rule.span)
             else:
-                self.run_sequence(self.children[rule_id])
+                self.run_sequence(self.children[rule_id], frame)
         except RecursionError:
             if self.depth > 1:
                 raise               # the outermost rule reports it, with the stack unwound
@@ -321,12 +321,13 @@ class Game:
         finally:
             self.depth -= 1
 
-    def run_sequence(self, ids: list[str]):
-        """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there."""
+    def run_sequence(self, ids: list[str], frame: Optional[Frame] = None):
+        """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there.
+        ``frame``: the one running them (its actor acts in them too)."""
         i = 0
         while i < len(ids):
             try:
-                self.run_rule(ids[i])
+                self.run_rule(ids[i], frame)
                 i += 1
             except Goto as goto:
                 if goto.target not in ids:
@@ -362,11 +363,12 @@ class Game:
                     for card in self.cards_in_play():
                         if card.title == title:
                             self.exercised.add(rule)
-                            body(Frame(self, {}, rule, this=card))
+                            body(Frame(self, {}, rule, card, card.owner.name if card.owner is not None else ""))
                     continue
                 if not args or not isinstance(args[0], Card) or args[0].title != title:
                     continue
-                frame = Frame(self, dict(zip(params, args)), rule, this=args[0])
+                frame = Frame(self, dict(zip(params, args)), rule, args[0],
+                              args[0].owner.name if args[0].owner is not None else "")
             else:
                 frame = Frame(self, dict(zip(params, args)), trigger.rule)
             self.exercised.add(frame.rule)
@@ -603,7 +605,7 @@ class CompiledAction:
         vars = {self.node.actor: player}
         if args:
             vars.update(zip(self.param_names, args))
-        frame = Frame(game, vars, self.rule)
+        frame = Frame(game, vars, self.rule, None, player.name if type(player) is Player else (player or ""))
         for var, fn in self.lets:
             vars[var] = fn(frame)
         game.exercised.update(self.cites)

@@ -124,12 +124,15 @@ class Modifier:
 
 
 class Frame:
-    """The names visible while a procedure runs, the rule it runs for, and ``this`` card."""
+    """The names visible while a procedure runs, the rule it runs for, ``this`` card, and the ``actor``:
+    the name of the player whose play or card ability is being carried out ("" while the game's own
+    procedure runs), whom the trace names as acting in each event recorded meanwhile."""
 
-    __slots__ = ("game", "vars", "rule", "this")
+    __slots__ = ("game", "vars", "rule", "this", "actor")
 
-    def __init__(self, game, vars: dict, rule: str, this=None):
+    def __init__(self, game, vars: dict, rule: str, this=None, actor: str = ""):
         self.game = game
         self.vars = vars
         self.rule = rule
         self.this = this
+        self.actor = actor

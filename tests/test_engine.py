@@ -770,6 +770,55 @@ flow { run 1 run 3 run 2 }
     game.state.fields["limit"] = 4
     assert legal(bob) == ["A", "B", "C"]
 
+
+def test_events_made_while_a_play_or_an_ability_is_carried_out_name_its_player():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  player counter gold = 0
+  game zone pile
+}
+card type token { }
+card "Coin" token {
+  ability "Mint" "played" { set this.owner.gold = this.owner.gold + 5  log "Minted." }
+}
+rule 1 "Deal" { text "Each player gets a Coin." for each p in players { create ["Coin"] into p.hand } }
+rule 2 "Spend" {
+  text "A player may spend a card."
+  window "w" starting with first(players) { any number of spend }
+  action spend "spend" by p (c: card from p.hand) {
+    move c to pile
+    set p.gold = p.gold + 1
+    initiate "played" abilities of [c]
+    run 3
+  }
+}
+rule 3 "Tally" { text "The spender notes it." log "Noted." }
+flow { run 1 run 2 }
+''')
+    # the first option: ann spends her Coin, bob his, then each has only the pass
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run()
+    acted = [(e.kind, e.text, e.player) for e in game.trace if e.kind not in ("event", "window")]
+    assert acted == [
+        ("create", "1 card into ann.hand", ""), ("create", "1 card into bob.hand", ""),
+        ("play", "ann plays spend(Coin)", "ann"),
+        ("move", "Coin moves from ann.hand to pile", "ann"),
+        ("set", "ann's gold: 0 -> 1", "ann"),
+        ("ability", "ann's Coin: Mint (played) initiates", "ann"),
+        ("set", "ann's gold: 1 -> 6", "ann"),
+        ("log", "Minted.", "ann"),
+        ("log", "Noted.", "ann"),              # rule 3, run by the play
+        ("play", "bob plays spend(Coin)", "bob"),
+        ("move", "Coin moves from bob.hand to pile", "bob"),
+        ("set", "bob's gold: 0 -> 1", "bob"),
+        ("ability", "bob's Coin: Mint (played) initiates", "bob"),
+        ("set", "bob's gold: 1 -> 6", "bob"),
+        ("log", "Minted.", "bob"),
+        ("log", "Noted.", "bob"),
+        ("pass", "ann passes", "ann"), ("pass", "bob passes", "bob")]
+
 FIRST_OF = '''
 game t "T" { players 2 to 2 }
 state { player zone hand  player counter gold = 0 }
