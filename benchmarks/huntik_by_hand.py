@@ -179,8 +179,8 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
         log(("500.2", "window", "Turns of the round closes: every player passed in a row", ""))
 
         log(("501.1", "event", "the round ends", ""))
-        for _ in going_first:
-            log(("501.1", "expire", "a modifier from rule 500.2 expires", ""))
+        for p in going_first:
+            log(("501.1", "expire", f"modifier expires: first-turn-player to {names[p]} (made by rule 500.2)", ""))
         going_first = []
         if rnd == 7:
             winner = names[defending]

@@ -923,11 +923,11 @@ class Compiler:
             pending = d.kind == "for_next"
             if pending and d.milestone != "round":
                 raise game.error("'for next' lasts a round: write 'for next round'", f.rule, s.span)
-            v = value(f)
-            game.add_modifier(Modifier(key, s.op, v, f.rule, ends, pending))
+            modifier = Modifier(key, s.op, value(f), f.rule, ends, pending)
+            game.add_modifier(modifier)
             when = {"until_end": f"until the end of the {d.milestone}", "for_this": f"for this {d.milestone}",
                     "for_next": f"for the next {d.milestone}"}[d.kind]
-            game.record(f.rule, "modifier", f"modifier: {_describe_key(key)} {s.op} {words(v)} {when}", f.actor)
+            game.record(f.rule, "modifier", f"modifier: {modifier.describe()} {when}", f.actor)
         return modify
 
     def _modifier_key(self, x):
@@ -1020,14 +1020,6 @@ def _is_hidden(game, table, name) -> bool:
 def _what(who: str, name: str) -> str:
     """How the trace names a counter: ``treasury`` for the game's, ``ann's gold`` for a player's."""
     return name if who == name else f"{who}'s {name}"
-
-
-def _describe_key(key) -> str:
-    if key[0] == "value":
-        return f"{key[1]}({', '.join(words(a) for a in key[2])})" if key[2] else key[1]
-    if key[0] == "field":
-        return key[1]
-    return f"{key[1]}.{key[2]}"
 
 
 def _explain(exc) -> str:

@@ -384,7 +384,7 @@ class Game:
             for m in self.modifiers:
                 if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
                     self.written[m.target] = self.version
-                    self.record(rule, "expire", f"a modifier from rule {m.rule} expires")
+                    self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
                 else:
                     kept.append(m)
             self.modifiers = kept

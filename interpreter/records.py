@@ -122,6 +122,17 @@ class Modifier:
         """The name modified: an attribute's (``("attr", who, name)``), a counter's or a value's."""
         return self.key[2] if self.key[0] == "attr" else self.key[1]
 
+    def describe(self) -> str:
+        """What it does, as the trace words it: ``first-turn-player to bob``, ``income(ann) by 2``."""
+        kind, name = self.key[0], self.key[1]
+        if kind == "value":
+            what = f"{name}({', '.join(_words(a) for a in self.key[2])})" if self.key[2] else name
+        elif kind == "field":
+            what = name
+        else:
+            what = f"{name}.{self.key[2]}"
+        return f"{what} {self.op} {_words(self.value)}"
+
 
 class Frame:
     """The names visible while a procedure runs, the rule it runs for, ``this`` card, and the ``actor``:
