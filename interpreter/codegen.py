@@ -109,7 +109,7 @@ def _as_list(value) -> list:
     return [value]
 
 
-def _items(value):
+def _over(value):
     """What a quantifier looks over: ``_as_list`` without the copy, since an expression changes no zone
     or list while it looks."""
     if type(value) is list:
@@ -121,6 +121,16 @@ def _items(value):
     if isinstance(value, tuple):
         return value
     return (value,)
+
+
+def _choices(pool):
+    """The choices a play's parameter ranges over: a zone's cards, or the items of a list (not copied:
+    nothing changes while plays are offered); anything else is not a list of choices (``list`` says so)."""
+    if type(pool) is Zone:
+        return pool.cards
+    if type(pool) is list or type(pool) is tuple:
+        return pool
+    return list(pool)
 
 
 #: Built-ins (and constants) whose every item is sure to be a player, or a card.
@@ -157,7 +167,7 @@ class ExpressionWriter:
     def __init__(self, compiler):
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
-        self.env: dict = {"_as_list": _as_list, "_items": _items, "_member": _member, "_best": _best, "_Card": Card,
+        self.env: dict = {"_as_list": _as_list, "_over": _over, "_choices": _choices, "_member": _member, "_best": _best, "_Card": Card,
                           "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
                           "_UNSET": _UNSET}
         self.locals = 0
@@ -180,8 +190,10 @@ class ExpressionWriter:
         self.closures_called = 0
         self.in_value = False     # writing a value's body: no variables but its parameters
         self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
-        #: writing a legal search's requirements: the choice-free reads met (``choice_free``), each with
-        #: the local that holds it and its source, worked out before the choices are looked at
+        #: writing a legal search's requirements: the choice-free reads met (``choice_free``) -> the local
+        #: that keeps what the first of them found (``write``). Functions written meanwhile (a closure's,
+        #: a value's, a state check's) clear it while they are written; ``inline`` keeps it, since what it
+        #: writes goes into the legal search itself.
         self.hoisted: dict | None = None
 
     def define(self, source: str, name: str, span):
@@ -304,7 +316,8 @@ class ExpressionWriter:
         order ``requirements`` takes them. Each combination is looked at with fresh variables (the
         player and the choices), as ``requirements`` would be called with them. A line that reads no
         choice (only the player and the state) gives every combination the same answer, since the
-        state stands still while plays are offered: it is worked out once, when first reached."""
+        state stands still while plays are offered: it is worked out once, when first reached. So is a
+        counter or zone read inside a line that does read a choice (``c.cost <= p.gold``: ``p.gold``)."""
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
                  "    _M = _G.modified",
@@ -315,7 +328,7 @@ class ExpressionWriter:
         for i, param in enumerate(action.params):
             if param.domain is not None:
                 # (looked over, not copied: nothing changes while plays are offered)
-                lines.append(f"    _pool{i} = {self.items(self.inline(param.domain, scope))}")
+                lines.append(f"    _pool{i} = _choices({self.inline(param.domain, scope)})")
                 kind = self.items_kind(param.domain, scope)
             else:
                 lines.append(f"    _pool{i} = {'_G.state.players' if param.type == 'player' else '()'}")
@@ -380,7 +393,7 @@ class ExpressionWriter:
                                                            "    return _legal"]
             return self.define("\n".join(lines) + "\n", "legal", action.span)
         lines += [f"    {known} = _UNSET" for known in once]
-        lines += [f"    {local} = {source}" for local, source in hoisted.values()]
+        lines += [f"    {local} = _UNSET" for local in hoisted.values()]
         ind = "    "
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")
@@ -459,20 +472,22 @@ class ExpressionWriter:
         method = getattr(self, "w_" + type(x).__name__, None)
         if method is None:
             return self.closure(x, scope)
-        if self.hoisted is not None and type(x) in (A.Name, A.Attr) and self.choice_free(x, scope):
-            # the same for every combination of a play's choices: worked out once, before they are looked at
+        if self.hoisted is not None and not self.in_iterable and type(x) in (A.Name, A.Attr) \
+                and self.choice_free(x, scope):
+            # The same for every combination of a play's choices (the state stands still while plays are
+            # offered): worked out where first needed, as written, then kept. Worked out no sooner, it
+            # fails (a modifier making none + 1) where and when it would have failed.
             key = (x, self.in_value)    # (a name is read alike wherever it is read, but in a value's body)
-            found = self.hoisted.get(key)
-            if found is None:
-                source = method(x, scope)
-                found = self.hoisted[key] = (f"_h{len(self.hoisted)}", source)
-            return found[0]
+            local = self.hoisted.get(key)
+            if local is None:
+                local = self.hoisted[key] = f"_h{len(self.hoisted)}"
+            return f"({local} if {local} is not _UNSET else ({local} := {method(x, scope)}))"
         return method(x, scope)
 
     def choice_free(self, x, scope) -> bool:
         """Whether ``x`` (a name or an attribute read) reads neither a choice nor a ``let`` of the play
-        whose legal search is being written, and can neither fail nor exercise a rule (``plain_test``):
-        the game's counters and zones and the player's (``p.gold``, ``p.hand``, ``active-player``)."""
+        whose legal search is being written, and only reads (``plain_test``): the game's counters and
+        zones and the player's (``p.gold``, ``p.hand``, ``active-player``)."""
         if isinstance(x, A.Name):
             return x.name not in scope and self.compiler.global_kind(x.name) in ("field", "zone")
         return (isinstance(x.subject, A.Name) and scope.get(x.subject.name) == "player"
@@ -575,8 +590,8 @@ class ExpressionWriter:
             if self.plain_test(those.body, inner):
                 # the first item that passes: the rest need not be looked at, since for none of them
                 # could the test fail with an error or exercise a rule
-                iterable = self.iterable(those.iterable, scope)
-                return f"next(({local} for {local} in {self.items(iterable)} if {self.test(those.body, inner)}), None)"
+                over = self.looked_over(those.iterable, scope)
+                return f"next(({local} for {local} in {over} if {self.test(those.body, inner)}), None)"
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
@@ -596,6 +611,7 @@ class ExpressionWriter:
         outer = self.in_value, self.frame_needed
         self.in_value, self.frame_needed = True, False
         self.in_place.add(v.name)
+        hoisted = dict(self.hoisted) if self.hoisted is not None else None
         try:
             scope = dict(zip(v.params, args))
             plain, modified = self.write(v.body, scope), self.write(v.body, scope)
@@ -604,6 +620,9 @@ class ExpressionWriter:
             self.in_place.discard(v.name)
             self.in_value, self.frame_needed = outer
         if reads_frame or len(plain) > _IN_PLACE_LENGTH:
+            if hoisted is not None:         # (the reads it met are not written after all)
+                self.hoisted.clear()
+                self.hoisted.update(hoisted)
             return None
         key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
         return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
@@ -729,18 +748,20 @@ class ExpressionWriter:
         finally:
             self.in_iterable -= 1
 
-    @staticmethod
-    def items(iterable: str) -> str:
-        """Source for what a quantifier over ``iterable`` (source) looks over (``_items``)."""
-        if iterable == "_G.cards_in_play()":
+    def looked_over(self, x, scope) -> str:
+        """Source for what a quantifier over ``x`` looks over, not copied (``_over``): the cards in play
+        as the game remembers them, when ``x`` names them."""
+        if isinstance(x, A.Name) and x.name == "cards-in-play" and x.name not in scope \
+                and not (x.name in self.bound and not self.in_value) \
+                and self.compiler.global_kind(x.name) == "constant":
             return "_G.cards_in_play_now()"
-        return f"_items({iterable})"
+        return f"_over({self.iterable(x, scope)})"
 
     def w_Quantified(self, x, scope):
-        iterable = self.iterable(x.iterable, scope)
+        over = self.looked_over(x.iterable, scope)
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
-        loop = f"{local} in {self.items(iterable)}"
+        loop = f"{local} in {over}"
         if x.kind == "every":
             return f"all({body} for {loop})"
         if x.kind == "any":
@@ -752,7 +773,7 @@ class ExpressionWriter:
         return f"[{local} for {loop} if {body}]"
 
     def w_Ranked(self, x, scope):
-        iterable = self.iterable(x.iterable, scope)
+        over = self.looked_over(x.iterable, scope)
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         key = self.write(x.key, inner)
-        return f"_best({x.kind!r}, [({key}, {local}) for {local} in {self.items(iterable)}])"
+        return f"_best({x.kind!r}, [({key}, {local}) for {local} in {over}])"

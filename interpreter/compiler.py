@@ -894,13 +894,15 @@ class Compiler:
                 found = [(a.card, a.ability) for a in answer]
                 game.record(f.rule, "decision", f"{chooser} orders {words(list(answer))}", chooser)
             for card, ability in found:
-                game.record(f.rule, "ability", f"{card.owner}'s {card.title}: {ability.name} ({ability.kind})"
-                            " initiates", card.owner)
+                # the ability's events name its card's owner as acting (a card no one owns: whoever acts)
+                owner = card.owner
+                whose = f"{owner}'s {card.title}" if owner is not None else card.title
+                actor = owner.name if owner is not None else f.actor
+                game.record(f.rule, "ability", f"{whose}: {ability.name} ({ability.kind}) initiates", actor)
                 body = self._abilities.get(id(ability))
                 if body is None:
                     body = self._abilities[id(ability)] = self.block(ability.body)
-                # the ability's events name its card's owner as acting
-                body(type(f)(game, {}, f.rule, card, card.owner.name if card.owner is not None else ""))
+                body(type(f)(game, {}, f.rule, card, actor))
         return initiate
 
     def s_Require(self, s):
@@ -918,12 +920,12 @@ class Compiler:
 
         def modify(f):
             game = f.game
-            key = key_of(f)
+            key, about = key_of(f)
             ends = (d.milestone, d.name)
             pending = d.kind == "for_next"
             if pending and d.milestone != "round":
                 raise game.error("'for next' lasts a round: write 'for next round'", f.rule, s.span)
-            modifier = Modifier(key, s.op, value(f), f.rule, ends, pending)
+            modifier = Modifier(key, s.op, value(f), f.rule, ends, pending, about)
             game.add_modifier(modifier)
             when = {"until_end": f"until the end of the {d.milestone}", "for_this": f"for this {d.milestone}",
                     "for_next": f"for the next {d.milestone}"}[d.kind]
@@ -931,18 +933,25 @@ class Compiler:
         return modify
 
     def _modifier_key(self, x):
+        """``fn(frame) -> (key, words)``: what a modifier on ``x`` modifies, as the key reads of it are
+        modified by and in the trace's words (``income(ann)``, ``Eddard Stark's strength``)."""
         if isinstance(x, A.Call):
             args = [self.expr(a) for a in x.args]
-            return lambda f: ("value", x.name, tuple(a(f) for a in args))
+
+            def value_key(f):
+                values = tuple(a(f) for a in args)
+                return (("value", x.name, values),
+                        f"{x.name}({', '.join(words(v) for v in values)})" if values else x.name)
+            return value_key
         if isinstance(x, A.Name):
             if x.name in self.gamedef.values:
-                return lambda f: ("value", x.name, ())
-            return lambda f: ("field", x.name)
+                return lambda f: (("value", x.name, ()), x.name)
+            return lambda f: (("field", x.name), x.name)
         subject = self.expr(x.subject)
 
         def attr_key(f):
             obj = subject(f)
-            return ("attr", obj.name if isinstance(obj, Player) else obj.id, x.name)
+            return ("attr", obj.name if isinstance(obj, Player) else obj.id, x.name), f"{obj}'s {x.name}"
         return attr_key
 
     # -- game end

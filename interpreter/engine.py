@@ -297,10 +297,11 @@ class Game:
             self.exercised.add(rule_id)
             body = self.rule_bodies.get(rule_id)
             if body is not None:
+                actor = frame.actor if frame is not None else ""
                 try:
-                    body(Frame(self, {}, rule_id, None, frame.actor if frame is not None else ""))
+                    body(Frame(self, {}, rule_id, None, actor))
                 except SkipStep:
-                    self.record(rule_id, "skip", f"step {rule_id} is skipped")
+                    self.record(rule_id, "skip", f"step {rule_id} is skipped", actor)
                 if self.check_invariants and self._invariants_at != self.version:
                     self._invariants_at = self.version      # unchanged since the last look: still sound
                     moved = self._cards_checked_at != self.cards_moved
@@ -332,7 +333,7 @@ class Game:
             except Goto as goto:
                 if goto.target not in ids:
                     raise
-                self.record(ids[i], "goto", f"go to step {goto.target}")
+                self.record(ids[i], "goto", f"go to step {goto.target}", frame.actor if frame is not None else "")
                 i = ids.index(goto.target)
                 self.tick(goto.target)
 

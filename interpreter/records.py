@@ -116,6 +116,7 @@ class Modifier:
     rule: str
     ends: tuple                 # (milestone kind, phase name or "")
     pending_until_begin: bool = False
+    about: str = ""             # what it modifies, in the trace's words (``Eddard Stark's strength``)
 
     @property
     def target(self) -> str:
@@ -124,14 +125,7 @@ class Modifier:
 
     def describe(self) -> str:
         """What it does, as the trace words it: ``first-turn-player to bob``, ``income(ann) by 2``."""
-        kind, name = self.key[0], self.key[1]
-        if kind == "value":
-            what = f"{name}({', '.join(_words(a) for a in self.key[2])})" if self.key[2] else name
-        elif kind == "field":
-            what = name
-        else:
-            what = f"{name}.{self.key[2]}"
-        return f"{what} {self.op} {_words(self.value)}"
+        return f"{self.about or self.target} {self.op} {_words(self.value)}"
 
 
 class Frame:

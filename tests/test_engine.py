@@ -819,6 +819,84 @@ flow { run 1 run 2 }
         ("log", "Noted.", "bob"),
         ("pass", "ann passes", "ann"), ("pass", "bob passes", "bob")]
 
+
+def test_a_legal_search_reads_a_counter_only_where_the_rules_read_it():
+    """``limit`` reads no choice, so a legal search keeps what it found; but it is read only where the
+    requirement reaches it. Here it never is (every card is cheap), and reading it would fail: two
+    modifiers make it none + 1."""
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  game counter limit = 0
+  game zone pile
+}
+card type token { cost: number = 1 }
+card "Coin" token { }
+rule 1 "Deal" { text "Each player gets a Coin." for each p in players { create ["Coin"] into p.hand } }
+rule 2 "Spend" {
+  text "A cheap card, or any card under a limit, may be spent."
+  window "w" starting with first(players) { any number of spend }
+  action spend "spend" by p (c: card from p.hand) {
+    require c.cost < 5 or limit > 0 cite 2 "Too dear."
+    move c to pile
+  }
+}
+rule 3 "Boom" { text "No limit." modify limit to none until end of round  modify limit by 1 until end of round }
+flow { run 1 run 3 run 2 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run()
+    assert [c.title for c in game.state.zones["pile"].cards] == ["Coin", "Coin"]
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run_rule("1")
+    game.run_rule("3")
+    ann = game.state.players[0]
+    ann.zones["hand"].cards[0].attrs["cost"] = 9         # now the requirement reads limit, and fails
+    with pytest.raises(RuntimeRuleError, match="none"):
+        game.run_rule("2")
+
+
+def test_a_modifier_and_its_expiry_say_what_it_modifies_and_an_ownerless_cards_ability_names_who_acts():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  game zone pile
+  game counter pot = 0
+  player counter gold = 0
+}
+card type token { power: number = 1 }
+card "Coin" token { }
+card "Bell" token { ability "Ring" "rung" { increase pot by 1 } }
+rule 1 "Deal" {
+  text "Each player gets a Coin; a Bell is in the pile."
+  for each p in players { create ["Coin"] into p.hand }
+  create ["Bell"] into pile
+}
+rule 2 "Spend" {
+  text "Spending a card makes it stronger this round and rings the Bell."
+  window "w" starting with first(players) { any number of spend }
+  action spend "spend" by p (c: card from p.hand) {
+    modify c.power by 1 until end of round
+    modify p.gold by 2 until end of round
+    initiate "rung" abilities of cards(pile)
+    move c to pile
+  }
+}
+rule 3 "End" { text "The round ends." end round }
+flow { run 1 begin round run 2 run 3 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run()
+    events = [(e.kind, e.text, e.player) for e in game.trace if e.kind in ("modifier", "expire", "ability")]
+    assert events[:3] == [
+        ("modifier", "modifier: Coin's power by 1 until the end of the round", "ann"),
+        ("modifier", "modifier: ann's gold by 2 until the end of the round", "ann"),
+        ("ability", "Bell: Ring (rung) initiates", "ann")]
+    assert ("expire", "modifier expires: Coin's power by 1 (made by rule 2)", "") in events
+    assert ("expire", "modifier expires: bob's gold by 2 (made by rule 2)", "") in events
+
 FIRST_OF = '''
 game t "T" { players 2 to 2 }
 state { player zone hand  player counter gold = 0 }
