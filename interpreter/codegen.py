@@ -23,7 +23,7 @@ from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
 from .reads import card_attribute_names
 from .records import Frame, Play
-from .state import Card, Player, Zone, words
+from .state import Card, Player, Zone, items_of, words
 
 # Nodes with nothing to gain: one closure call already.
 _LEAVES = (A.Number, A.Text, A.Constant, A.This, A.Name)
@@ -109,30 +109,6 @@ def _as_list(value) -> list:
     return [value]
 
 
-def _over(value):
-    """What a quantifier looks over: ``_as_list`` without the copy, since an expression changes no zone
-    or list while it looks."""
-    if type(value) is list:
-        return value
-    if isinstance(value, Zone):
-        return value.cards
-    if value is None:
-        return ()
-    if isinstance(value, tuple):
-        return value
-    return (value,)
-
-
-def _choices(pool):
-    """The choices a play's parameter ranges over: a zone's cards, or the items of a list (not copied:
-    nothing changes while plays are offered); anything else is not a list of choices (``list`` says so)."""
-    if type(pool) is Zone:
-        return pool.cards
-    if type(pool) is list or type(pool) is tuple:
-        return pool
-    return list(pool)
-
-
 #: Built-ins (and constants) whose every item is sure to be a player, or a card.
 _ITEMS = {"players": "player", "all-players": "player", "players-from": "player", "opponents": "player",
           "cards-in-play": "card"}
@@ -167,7 +143,7 @@ class ExpressionWriter:
     def __init__(self, compiler):
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
-        self.env: dict = {"_as_list": _as_list, "_over": _over, "_choices": _choices, "_member": _member, "_best": _best, "_Card": Card,
+        self.env: dict = {"_as_list": _as_list, "_over": items_of, "_member": _member, "_best": _best, "_Card": Card,
                           "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
                           "_UNSET": _UNSET}
         self.locals = 0
@@ -328,7 +304,8 @@ class ExpressionWriter:
         for i, param in enumerate(action.params):
             if param.domain is not None:
                 # (looked over, not copied: nothing changes while plays are offered)
-                lines.append(f"    _pool{i} = _choices({self.inline(param.domain, scope)})")
+                # (looked over, not copied: nothing changes while plays are offered)
+                lines.append(f"    _pool{i} = _over({self.inline(param.domain, scope)})")
                 kind = self.items_kind(param.domain, scope)
             else:
                 lines.append(f"    _pool{i} = {'_G.state.players' if param.type == 'player' else '()'}")
@@ -749,7 +726,7 @@ class ExpressionWriter:
             self.in_iterable -= 1
 
     def looked_over(self, x, scope) -> str:
-        """Source for what a quantifier over ``x`` looks over, not copied (``_over``): the cards in play
+        """Source for what a quantifier over ``x`` looks over, not copied (``state.items_of``): the cards in play
         as the game remembers them, when ``x`` names them."""
         if isinstance(x, A.Name) and x.name == "cards-in-play" and x.name not in scope \
                 and not (x.name in self.bound and not self.in_value) \

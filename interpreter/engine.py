@@ -24,7 +24,7 @@ from .model import GameDef
 from .reads import ANY_ZONE, reads
 from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
                       Violation, _name, _words)
-from .state import Card, Player, State, Zone
+from .state import Card, Player, State, Zone, items_of
 
 #: How many statements one game may execute before a rule is taken to loop forever.
 STEP_BUDGET = 2_000_000
@@ -550,8 +550,7 @@ class CompiledAction:
             if domain is None:
                 pool = list(game.state.players) if param.type == "player" else []
             else:
-                pool = domain(frame)
-                pool = list(pool.cards) if isinstance(pool, Zone) else list(pool)
+                pool = items_of(domain(frame))
             pools.append(pool)
         combos = [()]
         for pool in pools:
@@ -581,8 +580,7 @@ class CompiledAction:
                     continue
                 where = "a player"
             else:
-                pool = domain(frame)
-                if arg in (pool.cards if isinstance(pool, Zone) else pool):
+                if arg in items_of(domain(frame)):
                     continue
                 from .scenarios import source_text
                 where = source_text(param.domain, "its choices")

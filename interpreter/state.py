@@ -30,6 +30,21 @@ def words(value) -> str:
     return str(value)
 
 
+def items_of(value):
+    """The items a value stands for where a list is wanted, not copied: a zone's cards, a list's (or a
+    tuple's) items, nothing for none, and otherwise the value alone (``for each``, quantifiers and a
+    play's choices read a single card as a list of one)."""
+    if type(value) is list:
+        return value
+    if isinstance(value, Zone):
+        return value.cards
+    if value is None:
+        return ()
+    if isinstance(value, tuple):
+        return value
+    return (value,)
+
+
 class Card:
     """One physical card in play: a definition's title and attributes, an owner, the zone it is in."""
 

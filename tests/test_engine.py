@@ -897,6 +897,39 @@ flow { run 1 begin round run 2 run 3 }
     assert ("expire", "modifier expires: Coin's power by 1 (made by rule 2)", "") in events
     assert ("expire", "modifier expires: bob's gold by 2 (made by rule 2)", "") in events
 
+
+def test_a_plays_choices_from_one_card_are_that_card_and_from_none_are_none():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand ordered
+  game zone pile
+}
+card type token { }
+card "Coin" token { }
+card "Bead" token { }
+rule 1 "Deal" { text "Ann gets a Coin and a Bead." create ["Coin", "Bead"] into first(players).hand }
+rule 2 "Spend" {
+  text "A player may spend the top card of his hand."
+  window "w" starting with first(players) { any number of spend }
+  action spend "spend" by p (c: card from top(p.hand)) {
+    move c to pile
+  }
+}
+flow { run 1 run 2 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run_rule("1")
+    ann, bob = game.state.players
+    coin, bead = ann.zones["hand"].cards
+    spend = game.actions["spend"]
+    assert [play.args for play in spend.legal(game, ann)] == spend.candidates(game, ann) == [(coin,)]
+    assert spend.legal(game, bob) == [] and spend.candidates(game, bob) == []      # top of no cards: none
+    with pytest.raises(Violation, match="Bead is not one of the choices for spend's c"):
+        game.attempt(Play("spend", ann, (bead,)), "2")
+    game.run_rule("2")
+    assert [c.title for c in game.state.zones["pile"].cards] == ["Bead", "Coin"]
+
 FIRST_OF = '''
 game t "T" { players 2 to 2 }
 state { player zone hand  player counter gold = 0 }
