@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))     # huntik_by_hand, also when imported
 
 import huntik_by_hand  # noqa: E402  (beside this script)
 from interpreter.agents import RandomAgent  # noqa: E402
@@ -129,9 +130,9 @@ def python_run(rounds: int) -> tuple:
                     raise AssertionError("Too few coins.")
                 record("play", f"{names[who]} plays spend", names[who])
                 coins[who] -= 3
-                record("change", f"{names[who]}'s coins: {coins[who] + 3} -> {coins[who]}")
+                record("change", f"{names[who]}'s coins: {coins[who] + 3} -> {coins[who]}", names[who])
                 plays[who] += 1
-                record("change", f"{names[who]}'s plays: {plays[who] - 1} -> {plays[who]}")
+                record("change", f"{names[who]}'s plays: {plays[who] - 1} -> {plays[who]}", names[who])
                 passes = 0
             else:
                 record("pass", f"{names[who]} passes", names[who])
