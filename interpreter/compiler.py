@@ -568,8 +568,13 @@ class Compiler:
 
     def s_Emit(self, s):
         args, name = [self.expr(a) for a in s.args], s.event
-        return lambda f: f.game.emit("named", "", name, tuple(a(f) for a in args), f.rule,
-                                   f"{name}({', '.join(words(a(f)) for a in args)})")
+        label = f"named  {name}".strip()        # (as ``Game.emit`` would make it)
+
+        def emit(f):
+            values = tuple(a(f) for a in args)      # each worked out once, for the triggers and the words
+            f.game.emit("named", "", name, values, f.rule, f"{name}({', '.join(words(v) for v in values)})",
+                        label)
+        return emit
 
     def s_Milestone(self, s):
         text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
