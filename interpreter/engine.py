@@ -723,27 +723,33 @@ def _check_reads(compiler, check: A.Check):
 def _lets_where_needed(requirements) -> list:
     """The requirements in order, each ``let`` moved to just before the first requirement that reads
     it: deciding legality then skips the work a failing earlier requirement makes useless. Lets and
-    requirements have no side effects, so the first failing requirement is the same either way."""
-    pending = [(s, fn) for s, fn in requirements if isinstance(s, A.Let)]
-    ordered = []
-    for s, fn in requirements:
+    requirements have no side effects, so the first failing requirement is the same either way. A
+    requirement reads only the lets above it (the nearest of each name): a name a later ``let`` gives
+    is, above it, the game's own."""
+    ordered, placed = [], set()
+    for i, (s, fn) in enumerate(requirements):
         if isinstance(s, A.Let):
             continue
-        needed = A.names_in(s.condition)
-        seen: set = set()
-        changed = True
-        while changed:
-            changed = False
-            for let in pending:
-                if let[0].var in needed and let[0].var not in seen:
-                    seen.add(let[0].var)
-                    needed |= A.names_in(let[0].value)
-                    changed = True
-        for let in [l for l in pending if l[0].var in needed]:
-            pending.remove(let)
-            ordered.append((True, let[0], let[1]))
+        needed: set = set()
+        _lets_read(requirements, A.names_in(s.condition), i, needed)
+        for j in sorted(needed - placed):
+            ordered.append((True, requirements[j][0], requirements[j][1]))
+        placed |= needed
         ordered.append((False, s, fn))
     return ordered
+
+
+def _lets_read(requirements, names: set, before: int, found: set):
+    """Add to ``found`` the positions of the lets above position ``before`` that ``names`` read (the
+    nearest let of each name), and of the lets those read in turn."""
+    names = set(names)
+    for j in range(before - 1, -1, -1):
+        stmt = requirements[j][0]
+        if isinstance(stmt, A.Let) and stmt.var in names:
+            names.discard(stmt.var)
+            if j not in found:
+                found.add(j)
+                _lets_read(requirements, A.names_in(stmt.value), j, found)
 
 
 from .compiler import Compiler  # noqa: E402  (the compiler needs the classes above)
