@@ -304,7 +304,6 @@ class ExpressionWriter:
         for i, param in enumerate(action.params):
             if param.domain is not None:
                 # (looked over, not copied: nothing changes while plays are offered)
-                # (looked over, not copied: nothing changes while plays are offered)
                 lines.append(f"    _pool{i} = _over({self.inline(param.domain, scope)})")
                 kind = self.items_kind(param.domain, scope)
             else:

@@ -37,7 +37,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, render
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
 from .model import GameDef
-from .state import Card, Player, Zone
+from .state import Card, Player, Zone, items_of
 from .scenarios import resolve_card, source_text
 from .syntax import ScenarioBuilder, parse_with
 
@@ -697,8 +697,7 @@ class LogChecker:
             if domain is None:
                 pool = list(game.state.players) if param.type == "player" else []
             else:
-                pool = domain(frame)
-                pool = list(pool.cards) if isinstance(pool, Zone) else list(pool)
+                pool = items_of(domain(frame))
             if not any(_matches(x, arg) for x in pool):
                 where = source_text(param.domain, "its choices") if param.domain is not None else str(param.type)
                 self.find("V005", f"{player} cannot play {described}: {_words(arg)} is not one of the choices for "

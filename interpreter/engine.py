@@ -721,20 +721,26 @@ def _check_reads(compiler, check: A.Check):
 
 
 def _lets_where_needed(requirements) -> list:
-    """The requirements in order, each ``let`` moved to just before the first requirement that reads
-    it: deciding legality then skips the work a failing earlier requirement makes useless. Lets and
-    requirements have no side effects, so the first failing requirement is the same either way. A
-    requirement reads only the lets above it (the nearest of each name): a name a later ``let`` gives
-    is, above it, the game's own."""
-    ordered, placed = [], set()
+    """The requirements in order, each ``let`` put off until just before the first requirement that
+    reads it: deciding legality then skips the work a failing earlier requirement makes useless.
+
+    Every line reads what it reads in the rules as written: the lets keep their order among themselves
+    (a let is placed only with every let above it), and a requirement reads only the lets above it (the
+    nearest of each name), so that a name a later ``let`` gives is, above it, the game's own. Lets and
+    requirements change nothing, so the first requirement that fails is the same as in the rules' order;
+    only a let whose working-out fails (a division by zero) is reported where a requirement first needs
+    it, not sooner (the play, when made, works out every let in the rules' order)."""
+    ordered, placed = [], -1        # the lets up to position ``placed`` are in ``ordered``
     for i, (s, fn) in enumerate(requirements):
         if isinstance(s, A.Let):
             continue
         needed: set = set()
         _lets_read(requirements, A.names_in(s.condition), i, needed)
-        for j in sorted(needed - placed):
-            ordered.append((True, requirements[j][0], requirements[j][1]))
-        placed |= needed
+        last = max(needed, default=-1)
+        for j in range(placed + 1, last + 1):
+            if isinstance(requirements[j][0], A.Let):
+                ordered.append((True, requirements[j][0], requirements[j][1]))
+        placed = max(placed, last)
         ordered.append((False, s, fn))
     return ordered
 

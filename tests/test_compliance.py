@@ -339,3 +339,28 @@ def test_problems_are_classified(tmp_path, body, status):
     result = C.simulate_one(str(path), 3)
     assert result["status"] == status, result
     assert result["problem"]["rule"] == "1"
+
+
+def test_a_logged_card_outside_a_play_of_one_choice_is_not_one_of_its_choices():
+    from interpreter.model import assemble
+    from interpreter.syntax import parse_rules
+    gamedef = assemble("t", [parse_rules('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand ordered
+  game zone pile
+}
+card type token { }
+card "A" token { }
+card "B" token { }
+rule 1 "Deal" { text "Each player gets A and B." for each p in players { create ["A", "B"] into p.hand } }
+rule 2 "Buy" {
+  text "A player may buy the first card of his hand."
+  window "w" starting with first(players) { any number of buy }
+  action buy "buy" by p (c: card from first(p.hand)) { move c to pile }
+}
+flow { run 1 run 2 }
+''', "t.ludex")])
+    report = C.check_log_text(gamedef, 'game t\nplayers ann, bob\nann plays buy("B")\n', "<test>")
+    assert [(f.code, f.span.line) for f in report.findings] == [("V005", 3)]
+    assert "B is not one of the choices for its c (first(p.hand))" in report.findings[0].message

@@ -966,6 +966,49 @@ flow { run 1 run 2 }
     game.state.fields["limit"] = 1
     assert [play.args for play in game.actions["spend"].legal(game, ann)] == [(gem,)]
 
+
+LETS = '''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  game counter bonus = 0
+  game counter b = 0
+  game zone pile
+}
+card type token { cost: number = 1 }
+card "A" token { cost 3 }
+rule 1 "Deal" { text "Each player gets an A." for each p in players { create ["A"] into p.hand } }
+rule 2 "Buy" {
+  text "A card may be bought on these terms."
+  window "w" starting with first(players) { any number of buy }
+  action buy "buy" by p (c: card from p.hand) {
+    BODY
+    move c to pile
+  }
+}
+flow { run 1 run 2 }
+'''
+
+
+@pytest.mark.parametrize("body, refused", [
+    # price reads the game's bonus (0): 3, not 8; the requirement on bonus reads the let above it
+    ("let price = bonus + c.cost\n let bonus = 5\n require bonus > 0 cite 2 \"bonus\"\n"
+     " require price > 6 cite 2 \"min price 7\"", "min price 7"),
+    ("let a = b + 1\n let b = 5\n require b == 5 cite 2 \"first\"\n require a == 1 cite 2 \"second\"", None),
+    ("let x = 1\n let z = x\n let x = 2\n require x == 2 cite 2 \"first\"\n require z == 1 cite 2 \"second\"\n"
+     " require x == 2 cite 2 \"third\"", None),
+])
+def test_lets_put_off_for_legality_read_what_they_read_in_the_rules_order(body, refused):
+    gamedef = _game_from(LETS.replace("BODY", body))
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run_rule("1")
+    ann = game.state.players[0]
+    a = ann.zones["hand"].cards[0]
+    buy = game.actions["buy"]
+    refusal = buy.refusal(game, ann, (a,))
+    assert (refusal and refusal.message) == refused
+    assert [play.args for play in buy.legal(game, ann)] == ([] if refused else [(a,)])
+
 FIRST_OF = '''
 game t "T" { players 2 to 2 }
 state { player zone hand  player counter gold = 0 }
