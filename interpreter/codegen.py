@@ -10,7 +10,7 @@ In: an expression node (``ast.py``). Out: ``fn(frame) -> value`` with the closur
 or ``None`` when the expression is too simple to gain from it (a name, a number). Sub-expressions
 this module does not write as source are compiled as closures and called from the source; a closure
 reads names from the frame, so it is used only where no quantifier variable is in scope. Also
-written here: a named value, a play's requirements and its legal arguments, a state check's poll,
+written here: a named value, a play's requirements and its legal plays, a state check's poll,
 and an expression as source text for a function ``blocks.py`` writes (``inline``). A short value
 whose arguments are Python locals is written where it is read instead of called.
 """
@@ -137,8 +137,8 @@ def _best(kind: str, scored: list) -> list:
 class ExpressionWriter:
     """Writes expressions as the source of Python functions and compiles them: one expression
     (``expression(f)``), a named value (``value(f, *params)``), a play's requirements in order
-    (``failing(f)``: the index of the first that does not hold, or -1), a play's legal arguments
-    (``legal(game, player)``) or a state check's poll (``poll(f)``)."""
+    (``failing(f)``: the index of the first that does not hold, or -1), the plays of an action a player
+    may make now (``legal(game, player)``) or a state check's poll (``poll(f)``)."""
 
     def __init__(self, compiler):
         self.compiler = compiler

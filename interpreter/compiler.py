@@ -5,7 +5,7 @@ runs under a guard that turns a wrong kind of value (a card where a number is ne
 choice) into a positioned error naming the rule, never a Python traceback.
 
 Where it gains, Python source is written instead of closures, with the closures' exact meaning:
-expressions, named values and a play's requirements and legal arguments (``codegen.py``), and whole
+expressions, named values and a play's requirements and legal plays (``codegen.py``), and whole
 blocks of statements (``blocks.py``), which write the common statements in place and call the
 closures here for the others. ``closure_block`` is the plain form of a block, kept as the reference
 the written blocks are tested against.
