@@ -11,7 +11,8 @@ game's ``random.Random(seed)`` for the set-up's pick and the shuffles, the agent
 ``random.Random(seed * 7919 + 17)`` picking ``options[randrange(len(options))]``), from options listed
 in the engine's order (a window offers each legal play-card, then move, then use-power, each over the
 player's cards in zone order, then the pass), and it writes the engine's trace: the same events, the same
-words, the same players (a play's events, and those of the abilities it initiates, name its player). ``compare`` (and ``main``) check that for every seed before timing anything, and
+words, the same players (a play's events, and those of the abilities it initiates, name its player).
+``compare`` (and ``main``) check that for every seed before timing anything, and
 ``tests/test_huntik_by_hand.py`` keeps the two from drifting apart.
 
 It is written the way one would write this game by hand for speed: a card is a small object with

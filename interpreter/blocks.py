@@ -323,7 +323,8 @@ class BlockWriter:
         lines.append(f"{ind}    _G.version += 1")
         if secret:
             lines += [f"{ind}    if _secret:",
-                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', f.actor, {{'hidden': True}}))",
+                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', f.actor,"
+                      " {'hidden': True}))",
                       f"{ind}    else:",
                       f"{ind}        {record}"]
         else:
@@ -365,8 +366,8 @@ class BlockWriter:
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'transfer', f'{{_n}} from {{_from}} to {{_to}} ({{_to}} now {{_after}})',"
-                  f" f.actor, {{'amount': _n}}))"]
+                  f"{ind}_G.events.append((f.rule, 'transfer',"
+                  " f'{_n} from {_from} to {_to} ({_to} now {_after})', f.actor, {'amount': _n}))"]
         return lines
 
 
