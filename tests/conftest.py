@@ -1,4 +1,4 @@
-"""Shared test set-up: the golden files' reset mode.
+"""Shared test set-up: the golden files' reset mode, and the benchmark scripts loaded as modules.
 
 ``pytest --update-goldens`` rewrites every expected file (``tests/golden/**/*.ast``, ``*.err``) from
 what the code produces now, instead of comparing; review the rewrite with ``git diff``.
@@ -7,6 +7,7 @@ what the code produces now, instead of comparing; review the rewrite with ``git 
 from __future__ import annotations
 
 import difflib
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,12 @@ def relative(path: Path) -> str:
 @pytest.fixture
 def goldens(request) -> Goldens:
     return Goldens(request.config.getoption("--update-goldens"))
+
+
+def load_benchmark(name: str):
+    """``benchmarks/NAME.py`` loaded as a module (the scripts are not a package), for the tests that keep
+    a benchmark's hand-written side equal to the engine."""
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

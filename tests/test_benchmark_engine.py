@@ -5,20 +5,14 @@ benchmark would stop at its first run."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "engine.py"
+from conftest import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("engine_benchmark", BENCHMARK)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("engine")
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 7])

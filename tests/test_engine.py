@@ -931,48 +931,13 @@ flow { run 1 run 2 }
     assert [c.title for c in game.state.zones["pile"].cards] == ["Bead", "Coin"]
 
 
-def test_a_requirement_before_a_let_reads_the_game_counter_the_let_shadows():
-    """``let limit = ...`` names the play's own limit from where it stands on; the requirement above it
-    reads the game's counter. Deciding legality works lets out where first needed, never sooner."""
-    gamedef = _game_from('''
-game t "T" { players 2 to 2 }
-state {
-  player zone hand
-  game counter limit = 0
-  game zone pile
-}
-card type token { cost: number = 1 }
-card "Gem" token { cost 3 }
-rule 1 "Deal" { text "Each player gets a Gem." for each p in players { create ["Gem"] into p.hand } }
-rule 2 "Spend" {
-  text "With a limit, a card may be spent when the limit and its cost exceed 2."
-  window "w" starting with first(players) { any number of spend }
-  action spend "spend" by p (c: card from p.hand) {
-    require limit > 0 cite 2 "There is no limit."
-    let limit = limit + c.cost
-    require limit > 2 cite 2 "Too cheap."
-    move c to pile
-  }
-}
-flow { run 1 run 2 }
-''')
-    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
-    game.run_rule("1")
-    ann = game.state.players[0]
-    gem = ann.zones["hand"].cards[0]
-    assert game.actions["spend"].legal(game, ann) == []
-    with pytest.raises(Violation, match="There is no limit"):
-        game.attempt(Play("spend", ann, (gem,)), "2")
-    game.state.fields["limit"] = 1
-    assert [play.args for play in game.actions["spend"].legal(game, ann)] == [(gem,)]
-
-
 LETS = '''
 game t "T" { players 2 to 2 }
 state {
   player zone hand
   game counter bonus = 0
   game counter b = 0
+  game counter limit = 0
   game zone pile
 }
 card type token { cost: number = 1 }
@@ -991,6 +956,11 @@ flow { run 1 run 2 }
 
 
 @pytest.mark.parametrize("body, refused", [
+    # a requirement above a let reads the game's counter the let's name shadows (0); the one below, the let
+    ("require limit > 0 cite 2 \"There is no limit.\"\n let limit = limit + c.cost\n"
+     " require limit > 2 cite 2 \"Too cheap.\"", "There is no limit."),
+    ("require limit == 0 cite 2 \"There is a limit.\"\n let limit = limit + c.cost\n"
+     " require limit > 2 cite 2 \"Too cheap.\"", None),
     # price reads the game's bonus (0): 3, not 8; the requirement on bonus reads the let above it
     ("let price = bonus + c.cost\n let bonus = 5\n require bonus > 0 cite 2 \"bonus\"\n"
      " require price > 6 cite 2 \"min price 7\"", "min price 7"),
@@ -1008,6 +978,7 @@ def test_lets_put_off_for_legality_read_what_they_read_in_the_rules_order(body, 
     refusal = buy.refusal(game, ann, (a,))
     assert (refusal and refusal.message) == refused
     assert [play.args for play in buy.legal(game, ann)] == ([] if refused else [(a,)])
+
 
 FIRST_OF = '''
 game t "T" { players 2 to 2 }

@@ -5,25 +5,19 @@ games."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
+from conftest import load_benchmark
 from interpreter.agents import RandomAgent
 from interpreter.engine import Game
 from interpreter.project import load_game
 
 SEEDS = range(1, 31)
-BY_HAND = Path(__file__).resolve().parent.parent / "benchmarks" / "huntik_by_hand.py"
 
 
 @pytest.fixture(scope="module")
 def by_hand():
-    spec = importlib.util.spec_from_file_location("huntik_by_hand", BY_HAND)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("huntik_by_hand")
 
 
 @pytest.fixture(scope="module")
