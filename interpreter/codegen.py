@@ -587,7 +587,6 @@ class ExpressionWriter:
         outer = self.in_value, self.frame_needed
         self.in_value, self.frame_needed = True, False
         self.in_place.add(v.name)
-        hoisted = dict(self.hoisted) if self.hoisted is not None else None
         try:
             scope = dict(zip(v.params, args))
             plain, modified = self.write(v.body, scope), self.write(v.body, scope)
@@ -596,9 +595,6 @@ class ExpressionWriter:
             self.in_place.discard(v.name)
             self.in_value, self.frame_needed = outer
         if reads_frame or len(plain) > _IN_PLACE_LENGTH:
-            if hoisted is not None:         # (the reads it met are not written after all)
-                self.hoisted.clear()
-                self.hoisted.update(hoisted)
             return None
         key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
         return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
