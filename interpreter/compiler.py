@@ -23,7 +23,7 @@ from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import LudexError
 from .reads import card_attribute_names
-from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation
+from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting
 from .state import Card, Player, Zone, words
 
 
@@ -902,7 +902,7 @@ class Compiler:
                 # the ability's events name its card's owner as acting (a card no one owns: whoever acts)
                 owner = card.owner
                 whose = f"{owner}'s {card.title}" if owner is not None else card.title
-                actor = owner.name if owner is not None else f.actor
+                actor = acting(owner) or f.actor
                 game.record(f.rule, "ability", f"{whose}: {ability.name} ({ability.kind}) initiates", actor)
                 body = self._abilities.get(id(ability))
                 if body is None:

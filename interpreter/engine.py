@@ -23,7 +23,7 @@ from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef
 from .reads import ANY_ZONE, reads
 from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
-                      Violation, _name, _words)
+                      Violation, _name, _words, acting)
 from .state import Card, Player, State, Zone, items_of
 
 #: How many statements one game may execute before a rule is taken to loop forever.
@@ -211,6 +211,7 @@ class Game:
         """Add an event to the trace. (Written rules append to ``events`` themselves.)"""
         if kind not in _NOTHING_CHANGES:
             self.version += 1
+        # (``acting``, written in place: every event recorded passes here)
         self.events.append((rule, kind, text, player.name if type(player) is Player else (player or ""), data))
 
     @property
@@ -364,12 +365,11 @@ class Game:
                     for card in self.cards_in_play():
                         if card.title == title:
                             self.exercised.add(rule)
-                            body(Frame(self, {}, rule, card, card.owner.name if card.owner is not None else ""))
+                            body(Frame(self, {}, rule, card, acting(card.owner)))
                     continue
                 if not args or not isinstance(args[0], Card) or args[0].title != title:
                     continue
-                frame = Frame(self, dict(zip(params, args)), rule, args[0],
-                              args[0].owner.name if args[0].owner is not None else "")
+                frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
             else:
                 frame = Frame(self, dict(zip(params, args)), trigger.rule)
             self.exercised.add(frame.rule)
@@ -604,7 +604,7 @@ class CompiledAction:
         vars = {self.node.actor: player}
         if args:
             vars.update(zip(self.param_names, args))
-        frame = Frame(game, vars, self.rule, None, player.name if type(player) is Player else (player or ""))
+        frame = Frame(game, vars, self.rule, None, acting(player))
         for var, fn in self.lets:
             vars[var] = fn(frame)
         game.exercised.update(self.cites)
@@ -615,8 +615,7 @@ class CompiledAction:
         player = play.player
         # the event's words and data are made when the trace is read (a play's player and arguments, a
         # card's title, do not change)
-        game.events.append((self.rule, "play", play, player.name if type(player) is Player else (player or ""),
-                            None))
+        game.events.append((self.rule, "play", play, acting(player), None))
         self.perform(game, player, play.args)
 
 

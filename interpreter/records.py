@@ -108,6 +108,11 @@ def _name(who):
     return who.name if type(who) is Player else who
 
 
+def acting(who) -> str:
+    """The acting player as the trace names it: a player's (or a card owner's) name, or "" for nobody."""
+    return who.name if type(who) is Player else (who or "")
+
+
 @dataclass
 class Modifier:
     key: tuple
