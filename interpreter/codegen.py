@@ -731,6 +731,11 @@ class ExpressionWriter:
 
     def w_Quantified(self, x, scope):
         over = self.looked_over(x.iterable, scope)
+        title = self.title_asked(x) if over == "_G.cards_in_play_now()" else None
+        if title is not None:
+            # Only the cards of that title can pass the first test; every one of them is tested in full.
+            # With no card in play, the title is not worked out: the test never reads it.
+            over = f"(_G.cards_in_play_titled({self.iterable(title, scope)}) if _G.cards_in_play_now() else ())"
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
         loop = f"{local} in {over}"
@@ -743,6 +748,24 @@ class ExpressionWriter:
         if x.kind == "total":
             return f"sum({body} for {loop})"
         return f"[{local} for {loop} if {body}]"
+
+    @staticmethod
+    def title_asked(x):
+        """The title a quantifier over the cards in play asks for first: ``t`` when its test begins
+        ``d.title == t`` (or ``t == d.title``) and ``t`` does not read ``d``; else None. Such a
+        quantifier looks only at the cards of that title (``Game.cards_in_play_titled``)."""
+        if x.kind == "total":
+            return None
+        first = x.body
+        while isinstance(first, A.Binary) and first.op == "and":
+            first = first.left
+        if not (isinstance(first, A.Binary) and first.op == "=="):
+            return None
+        for mine, other in ((first.left, first.right), (first.right, first.left)):
+            if isinstance(mine, A.Attr) and mine.name == "title" and isinstance(mine.subject, A.Name) \
+                    and mine.subject.name == x.var and x.var not in A.names_in(other):
+                return other
+        return None
 
     def w_Ranked(self, x, scope):
         over = self.looked_over(x.iterable, scope)

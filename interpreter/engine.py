@@ -414,6 +414,24 @@ class Game:
             cards = memo["cards in play"] = [c for z in zones for c in z.cards]
         return cards
 
+    def cards_in_play_titled(self, title) -> list:
+        """The cards in play with this title, in the order of ``cards_in_play``: from an index made
+        once until the state next changes (to look over, never to change)."""
+        cards = self.cards_in_play_now()        # (and forgets the index when the state has changed)
+        index = self._remembered.get("titles in play")
+        if index is None:
+            index = self._remembered["titles in play"] = {}
+            for card in cards:
+                found = index.get(card.title)
+                if found is None:
+                    index[card.title] = [card]
+                else:
+                    found.append(card)
+        try:
+            return index.get(title, ())
+        except TypeError:       # a list, say: no card's title equals it
+            return ()
+
     def run_checks(self):
         if self.simultaneous or not self.checks_active:
             return

@@ -1085,3 +1085,51 @@ def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_lo
     with pytest.raises(InvariantBroken) as exc:
         game.run()
     assert "Stone is in two places: other and other" in exc.value.diagnostics[0].message
+
+
+TITLED = '''
+game t "T" { players 2 to 2 }
+state { player zone hand  player zone table in-play  player counter copies = 0  game counter zero = 0 }
+card type token { cost: number = 1 }
+card "A" token { cost 1 }
+card "B" token { cost 2 }
+rule 1 "Deal" {
+  text "Each player gets A and B in hand, and B, A, B on the table."
+  for each p in players { create ["A", "B"] into p.hand  create ["B", "A", "B"] into p.table }
+}
+rule 2 "Count" {
+  text "Each player counts his copies in play of each card in hand."
+  for each p in players {
+    for each c in cards(p.hand) { increase p.copies by size(copies-of(p, c)) }
+  }
+}
+rule 3 "Copies" { text "What is a copy." value copies-of(p, c) = those d in cards-in-play: TEST }
+flow { run 1 run 2 }
+'''
+
+
+@pytest.mark.parametrize("test, copies", [
+    ("d.title == c.title and d.owner == p", 3),         # A: 1, B: 2
+    ("c.title == d.title and d.owner == p", 3),
+    ("d.title == c.title", 6),                          # either player's
+    ("d.title == c.title and d.cost > 1", 4),           # the Bs
+    ("d.title == c.cost", 0),                           # a title is never a number
+    ("d.title == [c.title] and d.owner == p", 0),       # nor a list
+])
+def test_a_quantifier_over_the_cards_in_play_asking_for_a_title_finds_the_cards_of_that_title(test, copies):
+    gamedef = _game_from(TITLED.replace("TEST", test))
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
+    game.run()
+    assert [p.fields["copies"] for p in game.state.players] == [copies, copies]
+
+
+def test_a_title_asked_for_is_not_worked_out_when_no_card_is_in_play():
+    # The test reads c.title / zero only for a card in play: with none in play, it never fails.
+    source = TITLED.replace("TEST", "d.title == 10 / zero and d.owner == p").replace(
+        'create ["B", "A", "B"] into p.table', "")
+    game = Game(_game_from(source), ["ann", "bob"], RandomAgent(1))
+    game.run()
+    assert [p.fields["copies"] for p in game.state.players] == [0, 0]
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(_game_from(TITLED.replace("TEST", "d.title == 10 / zero")), ["ann", "bob"], RandomAgent(1)).run()
+    assert "division by zero" in exc.value.diagnostics[0].message
