@@ -633,16 +633,17 @@ class Compiler:
         return while_
 
     def s_Goto(self, s):
-        target, span = s.target, s.span
+        target, span, word = s.target, s.span, s.word
 
         def goto(f):
-            raise Goto(target, span)
+            raise Goto(target, span, f.rule, word)
         return goto
 
     def s_Skip(self, s):
+        span = s.span
 
         def skip(f):
-            raise SkipStep()
+            raise SkipStep(f.rule, span)
         return skip
 
     def s_Run(self, s):

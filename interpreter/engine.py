@@ -262,6 +262,11 @@ class Game:
         if self.steps > self.step_budget:
             raise self.over_budget(rule)
 
+    def stray(self, jump) -> RuntimeRuleError:
+        """The error for a ``return to``, ``proceed to`` or ``skip this step`` that no running sequence of
+        steps takes: made in the flow, a trigger or a state check, or to a step not beside its own."""
+        return self.error(str(jump), jump.rule, jump.span)
+
     def over_budget(self, rule: str) -> RuntimeRuleError:
         """The error for a step beyond the budget, counted while running ``rule``."""
         return self.error(f"the game ran {self.step_budget} steps without ending: rule {rule} seems to "
@@ -278,6 +283,8 @@ class Game:
         except GameOver as over:
             self.over = True
             self.winners = over.winners
+        except (Goto, SkipStep) as stray:
+            raise self.stray(stray) from None
         except RecursionError:
             # A last guard: rules are limited to NESTING_LIMIT deep and values may not read
             # themselves (S070), so only Python's own stack limit is left to meet here.
@@ -357,7 +364,30 @@ class Game:
                         self.written[m.target] = self.version
                         self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
-        for trigger, body, iterable, title in handlers or ():
+        if handlers:
+            try:
+                self.run_triggers(handlers, kind, rule, args)
+            except (Goto, SkipStep) as stray:        # a trigger is no step of a sequence
+                raise self.stray(stray) from None
+        if kind == "end" and self.modifiers:       # (none in force: none to expire)
+            ends = (milestone, name)
+            kept = []
+            for m in self.modifiers:
+                if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
+                    self.written[m.target] = self.version
+                    self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
+                else:
+                    kept.append(m)
+            self.modifiers = kept
+            # the same set, changed in place: written rules hold it for as long as they run
+            self.modified.clear()
+            self.modified.update(m.target for m in kept)
+        if kind == "end" and milestone == "game":
+            raise GameOver(self.winners or [])
+
+    def run_triggers(self, handlers, kind: str, rule: str, args: tuple):
+        """Run the triggers listening to an event (``emit``), in the order the rules give them."""
+        for trigger, body, iterable, title in handlers:
             params = trigger.event.params
             if title is not None:       # a card's ability
                 if kind != "named":
@@ -379,21 +409,6 @@ class Game:
                     body(frame)
             else:
                 body(frame)
-        if kind == "end" and self.modifiers:       # (none in force: none to expire)
-            ends = (milestone, name)
-            kept = []
-            for m in self.modifiers:
-                if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
-                    self.written[m.target] = self.version
-                    self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
-                else:
-                    kept.append(m)
-            self.modifiers = kept
-            # the same set, changed in place: written rules hold it for as long as they run
-            self.modified.clear()
-            self.modified.update(m.target for m in kept)
-        if kind == "end" and milestone == "game":
-            raise GameOver(self.winners or [])
 
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
@@ -460,7 +475,10 @@ class Game:
                         not names or max(map(written.get, names, unseen)) < last[1]):
                     continue
                 marks[i] = (seen, self.version)
-            poll(Frame(self, {}, rule))
+            try:
+                poll(Frame(self, {}, rule))
+            except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
+                raise self.stray(stray) from None
         self._quiet = None
         if self._watched is not None and marks:
             seen = (0, self.eliminations, self.reshaped)

@@ -17,13 +17,29 @@ class GameOver(Exception):
 
 
 class Goto(Exception):
-    def __init__(self, target: str, span: A.Span):
+    """``return to`` / ``proceed to`` a step (``word``), made by ``rule`` at ``span``: the sequence of
+    steps that holds the target goes on there (``Game.run_sequence``)."""
+
+    def __init__(self, target: str, span: A.Span, rule: str = "", word: str = "return"):
         self.target = target
         self.span = span
+        self.rule = rule
+        self.word = word
+
+    def __str__(self) -> str:
+        return f"'{self.word} to {self.target}' in rule {self.rule}: step {self.target} is not a step of " \
+               "a sequence running here (a step returns or proceeds to a step beside it)"
 
 
 class SkipStep(Exception):
-    pass
+    """``skip this step``, made by ``rule`` at ``span``: the step running (``Game.run_rule``) ends."""
+
+    def __init__(self, rule: str = "", span: A.Span = A.NOWHERE):
+        self.rule = rule
+        self.span = span
+
+    def __str__(self) -> str:
+        return f"'skip this step' in rule {self.rule}: no step of the procedure is running here to skip"
 
 
 @dataclass(slots=True)

@@ -1133,3 +1133,38 @@ def test_a_title_asked_for_is_not_worked_out_when_no_card_is_in_play():
     with pytest.raises(RuntimeRuleError) as exc:
         Game(_game_from(TITLED.replace("TEST", "d.title == 10 / zero")), ["ann", "bob"], RandomAgent(1)).run()
     assert "division by zero" in exc.value.diagnostics[0].message
+
+
+STRAY = '''
+game t "T" { players 2 to 2 }
+state { game counter n = 0 }
+rule 1 "Steps" { }
+rule 1.1 "First" { text "Count." increase n by 1 }
+rule 1.2 "Second" { text "Count again." increase n by 1 }
+rule 2 "Listen" { text "When the round begins." when begin round { JUMP } }
+rule 3 "Watch" { text "When n reaches 9." whenever n == 9 { JUMP } }
+flow { begin game  FLOW  begin round  run 1  end game }
+'''
+
+
+@pytest.mark.parametrize("where, flow, set_n, line", [
+    ("the flow", "return to 1.1", 0, 9),
+    ("a trigger", "", 0, 7),
+    ("a state check", "", 9, 8),
+])
+@pytest.mark.parametrize("jump", ["return to 1.1", "proceed to 1.2", "skip this step"])
+def test_a_jump_no_sequence_of_steps_takes_is_an_error_at_the_statement(where, flow, set_n, line, jump):
+    if where == "the flow" and jump != "return to 1.1":
+        flow = jump
+    source = STRAY.replace("FLOW", flow + (f"  set n = {set_n}" if set_n else "")).replace("JUMP", jump)
+    gamedef = assemble("t", [parse_rules(source, "t.ludex")])       # (the static checks refuse it too)
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(gamedef, ["ann", "bob"], RandomAgent(1)).run()
+    d = exc.value.diagnostics[0]
+    assert (d.span.line, d.span.column) == (line, source.splitlines()[line - 1].index(jump if where != "the flow"
+                                                                                       else flow) + 1)
+    if jump == "skip this step":
+        assert d.message.startswith("'skip this step' in rule ") and "no step of the procedure" in d.message
+    else:
+        target = jump.split()[-1]
+        assert d.message.startswith(f"'{jump}' in rule ") and f"step {target} is not a step of a sequence" in d.message
