@@ -492,6 +492,8 @@ class Compiler:
         def draw(f):
             game = f.game
             n, source, dest = amount(f), src(f), dst(f)
+            if n < 0:
+                raise game.error(f"cannot draw a negative number of cards ({n})", f.rule, s.span)
             drawn = 0
             for _ in range(n):
                 if not source.cards:
@@ -739,6 +741,8 @@ class Compiler:
             game = f.game
             dice = game.gamedef.dice[s.dice]
             n = count(f)
+            if n < 0:
+                raise game.error(f"cannot roll a negative number of dice ({n})", f.rule, s.span)
             faces = []
             for _ in range(n):
                 forced, was_forced = game._forced(f"dice {s.dice}")

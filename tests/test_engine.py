@@ -1168,3 +1168,27 @@ def test_a_jump_no_sequence_of_steps_takes_is_an_error_at_the_statement(where, f
     else:
         target = jump.split()[-1]
         assert d.message.startswith(f"'{jump}' in rule ") and f"step {target} is not a step of a sequence" in d.message
+
+
+@pytest.mark.parametrize("statement, words", [
+    ("draw n - 5 from p.deck to p.hand", "cannot draw a negative number of cards (-5)"),
+    ("roll n - 2 coin dice as faces", "cannot roll a negative number of dice (-2)"),
+])
+def test_a_negative_count_of_cards_or_dice_is_an_error_not_none(statement, words):
+    source = f'''
+game t "T" {{ players 2 to 2 }}
+state {{ game counter n = 0  player zone deck  player zone hand }}
+dice coin {{ faces heads, tails }}
+card type token {{ }}
+card "A" token {{ }}
+rule 1 "Deal" {{
+  text "Each player draws."
+  for each p in players {{ create ["A"] into p.deck  {statement} }}
+}}
+flow {{ run 1 }}
+'''
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(_game_from(source), ["ann", "bob"], RandomAgent(1)).run()
+    d = exc.value.diagnostics[0]
+    assert d.message == words and d.rule == "1"
+    assert (d.span.line, d.span.column) == (9, source.splitlines()[8].index(statement) + 1)
