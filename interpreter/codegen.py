@@ -255,11 +255,12 @@ class ExpressionWriter:
                       "    _memo = _G._remembered",
                       f"    _key = ({v.name!r}, ({args}), f.this)",
                       "    try:",
-                      "        _value = _memo[_key]",
-                      "    except KeyError:",
-                      f"        _value = _memo[_key] = {body}",
-                      "    except TypeError:",
-                      f"        _value = {body}"]]
+                      "        _value = _memo.get(_key, _UNSET)     # (not worked out yet: no exception to catch)",
+                      "    except TypeError:                       # a key that is no key: worked out each time",
+                      f"        _value = {body}",
+                      "    else:",
+                      "        if _value is _UNSET:",
+                      f"            _value = _memo[_key] = {body}"]]
         else:
             lines += [f"    _value = {body}"]
         lines += [f"    if {v.name!r} in _M:",
