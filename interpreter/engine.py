@@ -120,24 +120,23 @@ class Game:
         self.compiler = program.compiler
         self.triggers = program.triggers
         self.checks = program.checks
-        #: for each state check whose reads are known, ``((cards_moved, eliminations, reshaped), version,
-        #: defaults)`` when it last looked (``run_checks``), ``defaults`` a -1 for each name it reads
+        #: for each state check whose reads are known, ``((cards_moved, eliminations, reshaped), version)``
+        #: when it last looked (``run_checks``)
         self._check_marks = [None] * len(program.checks)
-        #: each state check as ``(index, rule, poll, names it reads or None, a -1 for each name)``
+        #: each state check as ``(index, rule, poll, names it reads or None, whether it may look at any
+        #: zone's cards)``
         self._polls = []
         for i, ((check, poll), names) in enumerate(zip(program.checks, program.check_reads)):
             any_zone = names is not None and ANY_ZONE in names
             if any_zone:
                 names = tuple(n for n in names if n != ANY_ZONE)
-            self._polls.append((i, check.rule, poll, names, None if names is None else (-1,) * len(names),
-                                any_zone))
-        #: when every check's reads are known and none may look at any zone: every name they read,
-        #: with a -1 for each; and, after a look, ``(names, -1s, (eliminations, reshaped), since)``
+            self._polls.append((i, check.rule, poll, names, any_zone))
+        #: when every check's reads are known and none may look at any zone: every name they read; and,
+        #: after a look, ``(names, (eliminations, reshaped), since)``
         #: telling when the next look would find nothing to do
         self._watched = None
-        if all(names is not None and not any_zone for _, _, _, names, _, any_zone in self._polls):
-            watched = tuple(sorted({n for _, _, _, names, _, _ in self._polls for n in names}))
-            self._watched = (watched, (-1,) * len(watched))
+        if all(names is not None and not any_zone for _, _, _, names, any_zone in self._polls):
+            self._watched = tuple(sorted({n for _, _, _, names, _ in self._polls for n in names}))
         self._quiet = None
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
@@ -459,11 +458,10 @@ class Game:
         if quiet is not None:
             # every check would find what it found: none of the names any of them reads was written
             # since the earliest last look, and no player was eliminated and no dict gained a name
-            names, unseen, seen, since = quiet
-            if seen == (self.eliminations, self.reshaped) and \
-                    max(map(written.get, names, unseen), default=-1) < since:
+            names, seen, since = quiet
+            if seen == (self.eliminations, self.reshaped) and _unwritten(written, names, since):
                 return
-        for i, rule, poll, names, unseen, any_zone in self._polls:
+        for i, rule, poll, names, any_zone in self._polls:
             if names is not None:
                 # Nothing it reads has changed since it last looked (and found what held) when no
                 # player was eliminated, no dict gained a name, none of its names was written since
@@ -471,8 +469,7 @@ class Game:
                 # at any zone's cards, no card has moved: it would find the same again.
                 seen = (self.cards_moved if any_zone else 0, self.eliminations, self.reshaped)
                 last = marks[i]
-                if last is not None and last[0] == seen and (
-                        not names or max(map(written.get, names, unseen)) < last[1]):
+                if last is not None and last[0] == seen and _unwritten(written, names, last[1]):
                     continue
                 marks[i] = (seen, self.version)
             try:
@@ -483,8 +480,7 @@ class Game:
         if self._watched is not None and marks:
             seen = (0, self.eliminations, self.reshaped)
             if all(mark is not None and mark[0] == seen for mark in marks):
-                names, unseen = self._watched
-                self._quiet = (names, unseen, seen[1:], min(mark[1] for mark in marks))
+                self._quiet = (self._watched, seen[1:], min(mark[1] for mark in marks))
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -681,6 +677,16 @@ def _poll(compiler: "Compiler", check: A.Check):
             else:
                 game.check_memory[key] = False
     return poll
+
+
+def _unwritten(written: dict, names: tuple, since: int) -> bool:
+    """Whether none of ``names`` was written (``Game.written``) at or after version ``since``. (A loop:
+    ``max(map(...))`` over the two or three names a state check reads costs several times more.)"""
+    get = written.get
+    for name in names:
+        if get(name, -1) >= since:
+            return False
+    return True
 
 
 class Program:

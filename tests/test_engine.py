@@ -611,9 +611,9 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_ch
     assert check(gamedef) == []
     game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
     polls = []
-    i, rule, poll, names, unseen, any_zone = game._polls[0]
+    i, rule, poll, names, any_zone = game._polls[0]
     assert names == ("deck", "zone:deck") and not any_zone
-    game._polls[0] = (i, rule, lambda f: (polls.append(game.version), poll(f))[1], names, unseen, any_zone)
+    game._polls[0] = (i, rule, lambda f: (polls.append(game.version), poll(f))[1], names, any_zone)
     game.run()
     # The 40 moves between hands and discard piles do not wake it; each card taken from a deck does,
     # and so does each elimination (who is in the game changed): one look after 'begin game', one

@@ -60,7 +60,7 @@ def test_state_checks_polled_less_find_what_they_found(key):
     gamedef = _load(key)
 
     def poll_always(game):
-        game._polls = [(i, rule, poll, None, None, True) for i, rule, poll, *_ in game._polls]
+        game._polls = [(i, rule, poll, None, True) for i, rule, poll, *_ in game._polls]
         game._watched = None
 
     for seed in range(1, 4):
