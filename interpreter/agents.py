@@ -102,7 +102,10 @@ class InteractiveAgent:
             line = self.stdin.readline()
             if not line:
                 raise EOFError("no more input")
-            line = line.strip()
-            if line.isdigit() and 1 <= int(line) <= n:
-                return int(line)
+            try:
+                number = int(line.strip())      # not str.isdigit(): that is true of '²', which int() refuses
+            except ValueError:
+                number = 0
+            if 1 <= number <= n:
+                return number
             print(f"  please type a number from 1 to {n}", file=self.stdout)

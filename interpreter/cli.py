@@ -8,10 +8,11 @@ scenario sources.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from .diagnostics import LudexError, render_all
+from .diagnostics import LudexError, read_source, render_all
 from .project import group_by_game, load_game, load_paths
 from .resources import bundled_games
 
@@ -25,6 +26,34 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def at_least(least: int, note: str = ""):
+    """An argument type: a whole number of at least ``least`` (``note`` says what the least means);
+    anything else is a usage error, never a silent fall-back to a default."""
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not '{value}'") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}{note}, not {number}")
+        return number
+    return parse
+
+
+def writable_file(value: str) -> Path:
+    """An argument type: a file that can be written (made, or overwritten), checked before any work
+    is done, so that a game is not played only to find its log cannot be kept."""
+    path = Path(value)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {value}: there is no folder {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {value}: permission denied")
+    return path
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ludex", description="Run and check transcribed game rules.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -34,22 +63,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_check)
     p = sub.add_parser("fmt", help="print rules files in canonical form")
     p.add_argument("paths", nargs="+", type=Path)
-    p.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
-    p.add_argument("--write", action="store_true", help="rewrite the files in place")
+    either = p.add_mutually_exclusive_group()
+    either.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
+    either.add_argument("--write", action="store_true", help="rewrite the files in place")
     p.set_defaults(run=cmd_fmt)
     p = sub.add_parser("run", help="play a whole game and print its cited trace")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
     p.add_argument("--seed", type=int, default=1, help="the random seed (the same seed gives the same trace)")
-    p.add_argument("--players", type=int, default=None, help="how many players (default: the fewest allowed)")
+    p.add_argument("--players", type=at_least(1), default=None, metavar="N",
+                   help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
     p.add_argument("--interactive", action="store_true", help="decide for one seat at the terminal")
-    p.add_argument("--seat", type=int, default=1, help="with --interactive: the seat you play (default 1)")
-    p.add_argument("--log", type=Path, default=None, metavar="FILE",
+    p.add_argument("--seat", type=at_least(1), default=None, metavar="N",
+                   help="only with --interactive: the seat you play (default 1)")
+    p.add_argument("--log", type=writable_file, default=None, metavar="FILE",
                    help="write the game's log (every decision, random outcomes as force lines) for check-log")
-    p.add_argument("--max-rounds", type=int, default=None, metavar="N",
+    p.add_argument("--max-rounds", type=at_least(1), default=None, metavar="N",
                    help="stop the game with an error if it has not ended after N rounds (as simulate does)")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N", help="the engine's step budget")
+    p.add_argument("--max-steps", type=at_least(1), default=None, metavar="N", help="the engine's step budget")
     p.set_defaults(run=cmd_run)
     p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
     p.add_argument("game")
@@ -64,15 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_check_log)
     p = sub.add_parser("simulate", help="play many games with random agents; report problems with their seeds")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
-    p.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--games", type=at_least(1), default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=int, default=1, help="the first seed; game i plays seed S+i (default 1)")
-    p.add_argument("--jobs", type=int, nargs="?", const=0, default=1, metavar="J",
-                   help="processes to use; --jobs alone uses every core")
-    p.add_argument("--players", type=int, default=None, help="how many players (default: the fewest allowed)")
+    p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=1, metavar="J",
+                   help="processes to use; --jobs alone (or --jobs 0) uses every core")
+    p.add_argument("--players", type=at_least(1), default=None, metavar="N",
+                   help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
-    p.add_argument("--max-rounds", type=int, default=None, metavar="N",
+    p.add_argument("--max-rounds", type=at_least(1), default=None, metavar="N",
                    help="a game not over after N rounds is reported (default 100)")
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+    p.add_argument("--max-steps", type=at_least(1), default=None, metavar="N",
                    help="the engine's step budget per game (default: the engine's own)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=cmd_simulate)
@@ -80,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .site import add_arguments as _site_arguments
     _site_arguments(p)
     p.set_defaults(run=cmd_site)
+    for command in sub.choices.values():
+        # a command's own usage error, for what only the command can judge (as argparse prints it)
+        command.set_defaults(usage_error=command.error)
     return parser
 
 
@@ -191,7 +227,7 @@ def run_game_scenarios(gamedef, folder: Path) -> dict:
 
 def _diag_json(d) -> dict:
     return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
-            "message": d.message, "rule": d.rule, "kind": d.kind}
+            "message": d.message, "rule": d.rule, "kind": d.kind, "expected": d.expected, "hint": d.hint}
 
 
 def load_one(game: str):
@@ -203,7 +239,13 @@ def load_one(game: str):
             print(f"ludex: error: no such file: {path}", file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
         groups = group_by_game([path])
-        key, paths = next(iter(groups.items()))
+        if len(groups) != 1:
+            # a folder holds the files of one game, or the command would have to pick one itself
+            found = (f"the rules of several games ({', '.join(groups)}): give a folder of one game's files"
+                     if groups else "no rules files (*.ludex)")
+            print(f"ludex: error: the folder {path} holds {found}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        [(key, paths)] = groups.items()
         loaded = load_paths(key, paths)
     else:
         if game not in bundled_games():
@@ -251,6 +293,8 @@ def cmd_run(args) -> int:
     from .agents import InteractiveAgent, RandomAgent
     from .engine import Game
     from .trace import format_event
+    if args.seat is not None and not args.interactive:
+        args.usage_error("argument --seat: only with --interactive")
     gamedef = load_one(args.game)
     header = gamedef.header
     count = args.players or (header.min_players if header else 2)
@@ -258,18 +302,16 @@ def cmd_run(args) -> int:
     if problem:
         print(f"ludex: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    if args.max_rounds is not None and args.max_rounds < 1:
-        print("ludex: error: --max-rounds must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
     names = [f"p{i + 1}" for i in range(count)]
     random_agent = RandomAgent(args.seed)
     agent = random_agent
     if args.interactive:
         person = InteractiveAgent(show=show_boards)
-        if not 1 <= args.seat <= count:
+        seat = args.seat or 1
+        if not 1 <= seat <= count:
             print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
             return EXIT_USAGE
-        mine = names[args.seat - 1]
+        mine = names[seat - 1]
         agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == mine \
             else random_agent(game, d)
     recorder = None
@@ -285,11 +327,12 @@ def cmd_run(args) -> int:
     if recorder or args.max_rounds is not None:
         from .compliance import Watch
         Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)
+    kept = True
     try:
         game.run()
     finally:
         if recorder:
-            args.log.write_text(recorder.text(), encoding="utf-8")
+            kept = _write_log(args.log, recorder.text())
     if args.json:
         import json
         print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
@@ -298,19 +341,40 @@ def cmd_run(args) -> int:
     else:
         winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
         print(f"game over after {len(game.trace)} events: {winners}")
-    return EXIT_OK
+    return EXIT_OK if kept else EXIT_USAGE
+
+
+def _write_log(path: Path, text: str) -> bool:
+    """Write a game's log; False, with a message, if it cannot be (--log was checked before the game,
+    but the disk can fill or the folder go)."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"ludex: error: cannot write the log to {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def cmd_check_log(args) -> int:
-    from .compliance import check_log, load_log, render_report
+    from .compliance import LogReport, check_log, load_log, render_report
     gamedef = load_one(args.game)
     if not args.log.is_file():
         print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
         return EXIT_USAGE
-    report = check_log(gamedef, load_log(gamedef, args.log), args.all_violations)
+    try:
+        log = load_log(gamedef, args.log)
+    except LudexError as exc:
+        if not args.json:
+            raise
+        # the report's shape, nothing replayed, the log's errors (L001-L009, E...) under "errors"
+        import json
+        print(json.dumps(dict(LogReport(str(args.log), gamedef.key).as_json(), ok=False,
+                              errors=[_diag_json(d) for d in exc.diagnostics]), indent=2))
+        return exc.exit_code
+    report = check_log(gamedef, log, args.all_violations)
     if args.json:
         import json
-        print(json.dumps(report.as_json(), indent=2))
+        print(json.dumps(dict(report.as_json(), errors=[]), indent=2))
     else:
         print(render_report(gamedef, report))
     return EXIT_OK if report.ok else EXIT_FAILURES
@@ -319,12 +383,6 @@ def cmd_check_log(args) -> int:
 def cmd_simulate(args) -> int:
     from .compliance import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
     gamedef = load_one(args.game)
-    if args.games < 1:
-        print("ludex: error: --games must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
-    if args.max_rounds is not None and args.max_rounds < 1:
-        print("ludex: error: --max-rounds must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
     problem = table_problem(gamedef, args.players, args.format)
     if problem:
         print(f"ludex: error: {problem}", file=sys.stderr)
@@ -405,7 +463,7 @@ def cmd_fmt(args) -> int:
             return EXIT_USAGE
         paths += sorted(path.glob("*.ludex")) if path.is_dir() else [path]
     for path in paths:
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)        # a byte-order mark is not part of the form: it is kept
         pretty = format_source(text, str(path))
         if args.check:
             if pretty != text:
@@ -413,7 +471,8 @@ def cmd_fmt(args) -> int:
                 changed += 1
         elif args.write:
             if pretty != text:
-                path.write_text(pretty, encoding="utf-8")
+                mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
+                path.write_text(mark + pretty, encoding="utf-8")
         else:
             sys.stdout.write(pretty)
     return EXIT_FAILURES if changed else EXIT_OK

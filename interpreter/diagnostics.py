@@ -79,8 +79,8 @@ class Sources:
             text = self._texts.get(path)
             if text is None:
                 try:
-                    text = Path(path).read_text(encoding="utf-8")
-                except OSError:
+                    text = read_source(path)
+                except (OSError, LudexError):     # gone, unreadable, or not text: nothing to quote
                     return None
                 self._texts[path] = text
             lines = self._lines[path] = text.splitlines()
@@ -92,6 +92,33 @@ class Sources:
 
 
 SOURCES = Sources()
+
+#: The byte-order mark some editors (Windows Notepad) write at the start of a UTF-8 file: not text.
+BOM = "\ufeff"
+
+
+def read_source(path) -> str:
+    """The text of a user's file (rules, scenario or log), a leading byte-order mark skipped. A file
+    that is not UTF-8 raises ``SourceError`` with one E001 diagnostic at its first bad byte (the line
+    is not quoted: it is not text). ``OSError`` (no such file, a folder) is the caller's to report."""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError([_not_utf8(str(path), data, exc)]) from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _not_utf8(path: str, data: bytes, exc: UnicodeDecodeError) -> Diagnostic:
+    """E001 at the first byte that is not UTF-8, its column counted in characters as an editor does."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    column = len(data[line_start:exc.start].decode("utf-8")) + 1   # all valid before the bad byte
+    if line == 1 and data.startswith(BOM.encode("utf-8")):
+        column -= 1
+    return Diagnostic("syntax", "E001", f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x} here: "
+                      f"{exc.reason})", Span(path, line, column, line, column + 1),
+                      hint="save the file as UTF-8 text")
 
 
 def _quote(span: Span, sources: Sources, marker: str = "^") -> list[str]:

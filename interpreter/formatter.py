@@ -41,7 +41,8 @@ _COMMA = "," + mark(FILL)
 
 
 def format_source(text: str, path: str = "<string>") -> str:
-    """The canonical form of a rules file's text, comments kept."""
+    """The canonical form of a rules file's text, comments kept (a byte-order mark is not text)."""
+    text = text.removeprefix("\ufeff")      # as the parser does, so its positions fit this text
     module = syntax.parse_rules(text, path)
     return Printer(place(text, module, blocks)).module(module)
 

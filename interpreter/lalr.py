@@ -490,7 +490,10 @@ class Tables:
                             method = handlers[handler] = getattr(builder, handler, None)
                             if method is None:
                                 raise AssertionError(f"no builder for grammar rule {handler[2:]}")
-                        if span_where is None:
+                        if span_where is None and not value_stack and type_ == "$END":
+                            # the whole of a file without a token (empty, or only comments): at 1:1
+                            value = method(span_of(1, 1, 1, 1), children)
+                        elif span_where is None:
                             value = method(span_of(0, 0, 0, 0), children)
                         else:
                             value = method(span_of(span_where[0], span_where[1], span_where[2], span_where[3]),

@@ -3,6 +3,7 @@
 import pytest
 
 from interpreter.cli import main
+from interpreter.resources import scenarios_dir
 
 
 def exit_code(argv) -> int:
@@ -17,9 +18,9 @@ def exit_code(argv) -> int:
     (["explain", "agot", "99.9"], "agot has no rule 99.9"),
     (["run", "nosuch"], "no bundled game 'nosuch'"),
     (["run", "agot", "--players", "9"], "agot is for 2 to 8 players"),
-    (["run", "agot", "--max-rounds", "0"], "--max-rounds must be at least 1"),
-    (["simulate", "agot", "--games", "0"], "--games must be at least 1"),
-    (["simulate", "agot", "--games", "2", "--max-rounds", "0"], "--max-rounds must be at least 1"),
+    (["run", "agot", "--max-rounds", "0"], "argument --max-rounds: must be at least 1, not 0"),
+    (["simulate", "agot", "--games", "0"], "argument --games: must be at least 1, not 0"),
+    (["simulate", "agot", "--games", "2", "--max-rounds", "0"], "argument --max-rounds: must be at least 1, not 0"),
     (["check-log", "agot", "/nonexistent/log"], "no such file"),
 ])
 def test_a_bad_argument_is_a_usage_error_with_a_message(argv, message, capsys):
@@ -35,3 +36,193 @@ def test_a_site_that_cannot_be_written_is_refused_before_any_page_is_made(tmp_pa
     assert exit_code(["site", "build", "--out", str(blocked / "site")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ludex: error: cannot write the site to ") and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ arguments that used to fall back or misbehave
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "agot", "--players", "0"], "argument --players: must be at least 1, not 0"),
+    (["simulate", "agot", "--players", "0"], "argument --players: must be at least 1, not 0"),
+    (["run", "agot", "--max-steps", "0"], "argument --max-steps: must be at least 1, not 0"),
+    (["run", "agot", "--max-steps", "-5"], "argument --max-steps: must be at least 1, not -5"),
+    (["simulate", "agot", "--max-steps", "-1"], "argument --max-steps: must be at least 1, not -1"),
+    (["simulate", "agot", "--jobs", "-1"], "argument --jobs: must be at least 0 (0: every core), not -1"),
+    (["simulate", "agot", "--games", "many"], "argument --games: expected a whole number, not 'many'"),
+    (["run", "agot", "--seat", "0", "--interactive"], "argument --seat: must be at least 1, not 0"),
+    (["run", "agot", "--seat", "2"], "argument --seat: only with --interactive"),
+    (["fmt", "--check", "--write", "rules/agot.ludex"], "argument --write: not allowed with argument --check"),
+    (["run", "agot", "--log", "/"], "argument --log: / is a folder, not a file"),
+    (["run", "agot", "--log", "/nonexistent/x.log"],
+     "argument --log: cannot write /nonexistent/x.log: there is no folder /nonexistent"),
+])
+def test_a_value_that_cannot_be_meant_is_a_usage_error_not_a_default(argv, message, capsys):
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: ludex {argv[0]} ") and err.endswith(f"ludex: error: {message}\n")
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_the_game_is_played(tmp_path, capsys, monkeypatch):
+    import interpreter.engine as engine
+    monkeypatch.setattr(engine.Game, "run", lambda self: pytest.fail("the game was played"))
+    assert exit_code(["run", "huntik", "--log", str(tmp_path)]) == 2
+    assert "is a folder, not a file" in capsys.readouterr().err
+
+
+def test_a_log_that_fails_to_be_written_after_the_game_is_an_error_not_a_traceback(tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+    log = tmp_path / "game.log"
+
+    def refuse(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Path, "write_text", refuse)
+    assert exit_code(["run", "huntik", "--seed", "2", "--log", str(log)]) == 2
+    assert capsys.readouterr().err == f"ludex: error: cannot write the log to {log}: No space left on device\n"
+
+
+@pytest.mark.parametrize("files, message", [
+    ([], "holds no rules files (*.ludex)"),
+    (["b.ludex", "a.ludex", "a.cards.ludex"], "holds the rules of several games (a, b): give a folder of one game's files"),
+])
+def test_a_folder_given_for_a_game_must_hold_exactly_one(tmp_path, files, message, capsys):
+    for name in files:
+        (tmp_path / name).write_text('game x "X" { players 2 to 2 }\n', encoding="utf-8")
+    for command in (["run"], ["simulate"], ["explain"], ["check-log"]):
+        argv = command + [str(tmp_path)] + {"explain": ["1"], "check-log": ["x.log"]}.get(command[0], [])
+        assert exit_code(argv) == 2
+        assert capsys.readouterr().err == f"ludex: error: the folder {tmp_path} {message}\n"
+
+
+# ------------------------------------------------------------------ files that are not plain UTF-8
+
+
+def test_a_rules_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte_for_every_command(tmp_path, capsys,
+                                                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.ludex").write_bytes(b"\xff\xfegame x")
+    (tmp_path / "latin.ludex").write_bytes(b'game x\nrule 1 "a" {\n  text "caf\xe9"\n}\n')
+    for argv in (["fmt", "bad.ludex"], ["check", "bad.ludex"], ["run", "bad.ludex"], ["fmt", "latin.ludex"]):
+        assert exit_code(argv) == 3
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+    assert err == ("latin.ludex:3:12: error[E001]: the file is not UTF-8 text (byte 0xe9 here: invalid "
+                   "continuation byte)\n  = help: save the file as UTF-8 text\n\n1 error found\n")
+    assert exit_code(["run", "bad.ludex"]) == 3
+    assert capsys.readouterr().err.startswith("bad.ludex:1:1: error[E001]: the file is not UTF-8 text (byte 0xff")
+
+
+def test_a_log_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, capsys):
+    log = tmp_path / "bad.log"
+    log.write_bytes(b"players p1, p2\n\xe9\n")
+    assert exit_code(["check-log", "agot", str(log)]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith(f"{log}:2:1: error[E001]: the file is not UTF-8 text (byte 0xe9 here")
+
+
+def test_a_scenario_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte(tmp_path):
+    from interpreter.diagnostics import SourceError
+    from interpreter.project import load_game
+    from interpreter.scenarios import load_scenarios
+    path = tmp_path / "bad.scenario"
+    path.write_bytes(b'scenario "x" {\n  question "caf\xe9"\n}\n')
+    with pytest.raises(SourceError) as exc:
+        load_scenarios(load_game("huntik").game, path)
+    [d] = exc.value.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E001", 2, 16)
+
+
+def test_the_shared_reader_positions_the_bad_byte_as_an_editor_counts_columns(tmp_path):
+    from interpreter.diagnostics import SourceError, read_source
+    path = tmp_path / "x.scenario"
+    path.write_bytes("\ufeffé é\n\n  ok \xff".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    with pytest.raises(SourceError) as caught:
+        read_source(path)
+    [d] = caught.value.diagnostics
+    assert (d.code, d.span.path, d.span.line, d.span.column) == ("E001", str(path), 3, 6)
+    path.write_bytes("\ufeffgame é".encode("utf-8"))
+    assert read_source(path) == "game é"
+
+
+def test_a_byte_order_mark_is_skipped_and_columns_on_line_one_are_an_editors(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bom.ludex").write_bytes(b"\xef\xbb\xbfgame ;")
+    assert exit_code(["check", "bom.ludex"]) == 3
+    assert "bom.ludex:1:6: error[E002]: unexpected character ';'" in capsys.readouterr().err
+    (tmp_path / "bom.log").write_bytes(b"\xef\xbb\xbf# a log\nplayers p1, p2\n")
+    assert exit_code(["check-log", "huntik", "bom.log"]) == 0
+    assert "bom.log: legal" in capsys.readouterr().out
+
+
+def test_fmt_keeps_a_byte_order_mark_and_does_not_count_it_as_a_change(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    source = 'game x "X" {\n  players 2 to 2\n}\n'
+    assert exit_code(["fmt", str(write(tmp_path / "plain.ludex", source))]) == 0
+    canonical = capsys.readouterr().out
+    path = write(tmp_path / "bom.ludex", "\ufeff" + canonical)
+    assert exit_code(["fmt", "--check", "bom.ludex"]) == 0
+    write(path, "\ufeff" + canonical + "\n\n")
+    assert exit_code(["fmt", "--write", "bom.ludex"]) == 0
+    assert path.read_bytes() == ("\ufeff" + canonical).encode("utf-8")
+
+
+def write(path, text):
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+# ------------------------------------------------------------------ check-log and its messages
+
+
+def test_check_log_json_is_json_when_the_log_has_errors(tmp_path, capsys):
+    import json
+    log = write(tmp_path / "bad.log", "players p1, p9, p2\np1 plays nothing-at-all\n")
+    assert exit_code(["check-log", "huntik", str(log), "--json"]) == 3
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["violations"] == [] and data["log"] == str(log)
+    assert [(e["code"], e["line"]) for e in data["errors"]] == [("L003", 1), ("L006", 2)]
+    legal = scenarios_dir() / "logs" / "huntik"
+    good = next(p for p in sorted(legal.glob("legal*.log")))
+    assert exit_code(["check-log", "huntik", str(good), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True and data["errors"] == []
+
+
+@pytest.mark.parametrize("text", ["", "# nothing but a comment\n"])
+def test_a_log_without_players_is_positioned_at_its_first_line(tmp_path, text, capsys):
+    log = write(tmp_path / "empty.log", text)
+    assert exit_code(["check-log", "huntik", str(log)]) == 3
+    first = text.splitlines()[0] if text else ""
+    assert capsys.readouterr().err == (
+        f"{log}:1:1: error[L002]: a log names its players first: players ann, bob\n  |\n1 | {first}\n  | ^\n\n"
+        "1 error found\n")
+
+
+def test_a_yes_or_no_answer_that_is_neither_says_so_in_words(tmp_path, capsys):
+    log = write(tmp_path / "maybe.log", "players p1, p2\np1 answers maybe\n")
+    assert exit_code(["check-log", "huntik", str(log)]) == 3
+    assert "  = expected: 'yes' or 'no'\n" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("start", ["rules", "scenario", "log"])
+def test_no_grammar_terminal_is_named_by_its_grammar_name(start):
+    """Every terminal a syntax error can expect is said in words: a phrase, or the keyword itself."""
+    from interpreter.syntax import _TOKEN_WORDS, _describe, parser
+    phrases = set(_TOKEN_WORDS.values())
+    for terminal in parser(start).terminals:
+        words = _describe(terminal.name, start)
+        if terminal.pattern.type == "str":
+            assert words in phrases | {f"'{terminal.pattern.value}'"}, terminal
+        else:
+            assert words in phrases, terminal
+
+
+# ------------------------------------------------------------------ the interactive seat
+
+
+def test_a_typed_character_that_looks_like_a_digit_is_asked_again():
+    import io
+    from interpreter.agents import InteractiveAgent
+    out = io.StringIO()
+    agent = InteractiveAgent(stdin=io.StringIO("²\n٣x\n0\n2\n"), stdout=out)
+    assert agent._ask(3, "your choice") == 2
+    assert out.getvalue().count("please type a number from 1 to 3") == 3
