@@ -282,9 +282,19 @@ def even(game, n):
     return n % 2 == 0
 
 
+#: The most numbers ``range`` lists. Rules count through rounds, players, cards, dice, a few hundred at
+#: most; a list this long is a mistake, and a far longer one would take all the machine's memory
+#: before anything else could stop it. (The static checks refuse a literal range beyond it too.)
+RANGE_LIMIT = 100_000
+
+
 @builtin("range", 2, returns="list")
 def number_range(game, low, high):
-    """The whole numbers from ``low`` to ``high``, both included."""
+    """The whole numbers from ``low`` to ``high``, both included (at most ``RANGE_LIMIT`` of them)."""
+    if isinstance(low, int) and isinstance(high, int) and high - low + 1 > RANGE_LIMIT:
+        # a ValueError: the engine reports it at the call, in its rule, as a value of the wrong kind
+        raise ValueError(f"range({low}, {high}) would list {high - low + 1} numbers, more than the "
+                         f"{RANGE_LIMIT} a range may hold")
     return list(range(low, high + 1))
 
 

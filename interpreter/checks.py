@@ -3,8 +3,10 @@
 Checked: duplicate and out-of-order rule ids; references to rules that do not exist (goto, run,
 cite, an erratum's rule, "see 3.3" and "step 1.2" in reference text); unknown counters, zones, roles,
 card attributes, card types, actions, dice, built-ins and names; a player or a card where a number
-is needed; statements that can never run and rules whose procedure nothing runs; errata whose words
-are not in their rule's text or whose source is not declared. Every error is collected.
+is needed; statements that can never run and rules whose procedure nothing runs; a goto or a skip
+with no step to go on at or to skip; errata whose words are not in their rule's text or whose source
+is not declared; player ranges, deck counts and ranges that cannot be. Every error is collected.
+``Checker.check_script`` checks a scenario's or a log's set-up and expressions the same way.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 
 from . import ast as A
-from .builtins import BUILTINS, CONSTANTS
+from .builtins import BUILTINS, CONSTANTS, RANGE_LIMIT
 from .diagnostics import SOURCES, Diagnostic, Related
 from .model import GameDef, is_numbered, number_key
 
@@ -24,6 +26,27 @@ PLAYER_ATTRIBUTES = {"name": "text", "seat": "number", "eliminated": "bool"}
 CARD_OWN = {"title": "title, from its definition", "type": "card type, from its definition",
             "owner": "owner, fixed when it is made", "zone": "zone, changed by moving it",
             "face-up": "face, changed by revealing or concealing it"}
+
+#: The most copies of one card a deck list may name. Every copy is a card object made when the deck is
+#: created (a count of 2**31 took 20 GB before it failed); real decks hold a few copies of a card and
+#: the largest piles of tokens a few hundred, so a thousand is generous and still cheap to make.
+MAX_COPIES = 1000
+
+#: What a built-in's arguments must be, where another kind fails when the rule runs: ``items`` a list
+#: or a zone, ``player``, ``card`` or ``number`` (a built-in not listed takes anything).
+ARGUMENT_KINDS = {
+    "size": ("items",), "reverse": ("items",), "titles": ("items",), "flatten": ("items",),
+    "without": ("items",), "join": ("items", "items"),
+    "players-from": ("player",), "next-player": ("player",), "previous-player": ("player",),
+    "opponents": ("player",), "owner": ("card",), "zone-of": ("card",), "has-ability": ("card",),
+    "abs": ("number",), "odd": ("number",), "even": ("number",), "range": ("number", "number"),
+}
+#: For each kind of argument, the kinds of value that are certainly not it, and the message's code.
+NOT_ARGUMENT = {
+    "items": ({"number", "bool", "player", "card"}, "S024", "a list or a zone"),
+    "player": ({"number", "card", "zone", "text", "bool", "list", "players"}, "S021", "a player"),
+    "card": ({"number", "player", "zone", "text", "bool", "list", "players"}, "S025", "a card"),
+}
 
 NUMERIC = {"number"}
 NOT_NUMBERS = {"player", "card", "zone", "text", "list"}
@@ -44,6 +67,12 @@ class Checker:
         self.game = game
         self.errors: list[Diagnostic] = []
         self.rule = ""
+        #: what the block being checked is, when it is not a rule's own procedure ("the flow", "a
+        #: trigger" ...): there, no sequence of steps runs, so a goto or a skip has nowhere to go
+        self.place = ""
+        #: (rule id, goto statement) for each goto in a rule's own procedure, judged once every
+        #: 'run' is known (``check_gotos``)
+        self.gotos: list = []
 
     # -- reporting
     def error(self, code: str, message: str, span: A.Span, *, hint: str = "", related=()):
@@ -61,6 +90,8 @@ class Checker:
         if g.header is None:
             span = g.modules[0].span if g.modules else A.NOWHERE
             self.error("S001", f"game '{g.key}' has no 'game' header", A.Span(span.path, 1, 1, 1, 2))
+        else:
+            self.check_header(g.header)
         self.check_duplicates()
         self.check_order()
         self.check_errata()
@@ -78,11 +109,43 @@ class Checker:
         for title, card in g.cards.items():
             self.rule = ""
             for ability in card.abilities:
-                self.check_block(ability.body, Scope(self, {"this": "card"}))
+                self.check_block(ability.body, Scope(self, {"this": "card"}), "a card's ability")
         if g.flow is not None:
-            self.check_block(g.flow.body, Scope(self, {}))
+            self.check_block(g.flow.body, Scope(self, {}), "the flow")
         self.check_value_cycles()
         self.check_reachability()
+        self.check_gotos()
+        return self.errors
+
+    def check_script(self, players, setup=(), expressions=(), zones=(), winners=(),
+                     set_up="a set-up") -> list[Diagnostic]:
+        """A scenario's or a log's own rules-language parts, checked as the rules are, with its
+        players as names of players: its ``setup`` block (``set_up`` names it in messages), the
+        expressions it states or names players and cards by, those that must be zones (``force order
+        ann.draw-deck: ...``) and those that must be players (``expect winner ann``). Nothing in a
+        set-up is a step, and nobody is there to answer a decision: a goto, a skip or a decision there
+        is an error."""
+        scope = Scope(self, {name: "player" for name in players})
+        for x in winners:
+            scope.expr(x)
+            kind = scope.type_of(x)
+            if kind in {"number", "card", "zone", "text", "bool"}:
+                self.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
+        self.check_block(setup, scope, set_up)
+        for s in walk(setup):
+            if isinstance(s, (A.Choose, A.ChooseNumber, A.Order, A.May, A.Window, A.Turn)):
+                self.error("S080", f"{set_up} asks no decisions: nobody is there to answer this one yet", s.span,
+                           hint="write the state the decision leads to (set, move, create ...); "
+                                "the script's lines answer the decisions of the rules it runs")
+            elif isinstance(s, A.Require):
+                self.error("S081", f"{set_up} refuses nothing: 'require' belongs to an action", s.span)
+            elif isinstance(s, A.Win) or (isinstance(s, A.Milestone) and (s.edge, s.kind) == ("end", "game")):
+                self.error("S081", f"{set_up} builds the state the game starts from, and cannot end the game",
+                           s.span, hint="let the rules end it: run them, or play the game")
+        for x in expressions:
+            scope.expr(x)
+        for x in zones:
+            scope.zone(x)
         return self.errors
 
     # -- structure
@@ -125,6 +188,20 @@ class Checker:
                 self.error("S006", f"erratum replaces \"{erratum.old}\", but rule {rule_id}'s text does not "
                            "contain those words", word_span(erratum.span, f'"{erratum.old}"', before=r"replaces\s+"))
         self.rule = ""
+
+    def check_header(self, header: A.Game):
+        low, high = header.min_players, header.max_players
+        span = word_span(header.span, str(low), before=r"players\s+")
+        line = SOURCES.line(span.path, span.line) if span.line > 0 else None
+        match = re.compile(rf"{low}\s+to\s+{high}(?![\w-])").match(line, span.column - 1) if line else None
+        if match is not None:
+            span = A.Span(span.path, span.line, span.column, span.line, match.end() + 1)
+        if low < 1:
+            self.error("S075", f"a game is for at least 1 player, not {low}", span,
+                       hint="write the source's numbers: players 2 to 4")
+        elif high < low:
+            self.error("S075", f"'players {low} to {high}': the most players ({high}) is fewer than the fewest "
+                       f"({low})", span, hint=f"write the fewest first: players {high} to {low}")
 
     def check_card_types(self):
         for ctype in self.game.card_types.values():
@@ -180,15 +257,15 @@ class Checker:
             if trigger.iterable is not None:
                 scope.expr(trigger.iterable)
                 scope = scope.child({trigger.var: element_type(scope.type_of(trigger.iterable))})
-            self.check_block(trigger.body, scope)
+            self.check_block(trigger.body, scope, "a trigger")
         for check in rule.checks:
             scope = Scope(self, {})
             if check.iterable is not None:
                 scope.expr(check.iterable)
                 scope = scope.child({check.var: element_type(scope.type_of(check.iterable))})
             scope.expr(check.condition)
-            self.check_block(check.body, scope)
-        self.check_block(rule.body, Scope(self, {}))
+            self.check_block(check.body, scope, "a state check")
+        self.check_block(rule.body, Scope(self, {}), "")
 
     def check_event(self, event: A.Event):
         pass
@@ -237,7 +314,7 @@ class Checker:
                 scope.expr(p.domain)
             names[p.name] = p.type
             scope = Scope(self, dict(names))
-        self.check_block(action.body, scope)
+        self.check_block(action.body, scope, "an action")
         if action.cite:
             self.check_rule_ref(action.cite, word_span(action.span, action.cite, before=r"cite\s+"), "cite")
 
@@ -271,6 +348,11 @@ class Checker:
                     self.error("S013", f"deck '{deck.name}' lists unknown card \"{title}\"",
                                word_span(deck.span, f'"{title}"'),
                                hint=self.suggest(title, self.game.cards))
+                if count > MAX_COPIES:
+                    self.error("S076", f"deck '{deck.name}' lists {count} copies of \"{title}\", more than "
+                               f"{MAX_COPIES}", count_span(deck.span, count, title),
+                               hint="each copy is a card the engine makes and keeps: a count this large is a "
+                                    "mistake in the deck list")
 
     def check_rule_ref(self, rule_id: str, span: A.Span, how: str):
         if rule_id not in self.game.rules:
@@ -278,7 +360,15 @@ class Checker:
                        hint=self.suggest(rule_id, self.game.rules))
 
     # -- statements
-    def check_block(self, body, scope: "Scope"):
+    def check_block(self, body, scope: "Scope", place: str = None):
+        """A block of statements; ``place``: what it is, when it is not a rule's own procedure ("the
+        flow", "a trigger" ...); "" for a rule's procedure; None: where the block stands."""
+        if place is not None:
+            outer, self.place = self.place, place
+            try:
+                return self.check_block(body, scope)
+            finally:
+                self.place = outer
         ended = None
         for stmt in body:
             if ended is not None:
@@ -307,6 +397,10 @@ class Checker:
                     self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
         elif isinstance(s, A.Change):
             scope.target(s.target)
+            kind = scope.type_of(s.target)
+            if kind in NOT_NUMBERS or kind in ("bool", "players"):
+                self.error("S020", f"'{'increase' if s.sign > 0 else 'decrease'}' changes a number, but "
+                           f"{source_words(s.target)} is {article(kind)}", s.target.span)
             scope.number(s.amount)
         elif isinstance(s, A.Transfer):
             scope.number(s.amount)
@@ -320,6 +414,9 @@ class Checker:
             scope.zone(s.destination)
         elif isinstance(s, A.Draw):
             scope.number(s.amount)
+            if literal_number(s.amount) is not None and literal_number(s.amount) < 0:
+                self.error("S078", f"cannot draw {literal_number(s.amount)} cards: a draw takes 0 or more",
+                           s.amount.span)
             scope.zone(s.source)
             scope.zone(s.destination)
         elif isinstance(s, A.Create):
@@ -350,6 +447,17 @@ class Checker:
         elif isinstance(s, (A.Goto, A.Run)):
             how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
             self.check_rule_ref(s.target, word_span(s.span, s.target, before=rf"{how.split()[-1]}\s+"), how)
+            if isinstance(s, A.Goto) and self.place:
+                self.error("S074", f"'{how} {s.target}': {self.place} is not one of a sequence of steps, so "
+                           "there is no step to go on at", s.span,
+                           hint=f"go on at a step from a rule's own procedure; to run rule {s.target} from "
+                                f"here, write 'run {s.target}'")
+            elif isinstance(s, A.Goto) and s.target in self.game.rules:
+                self.gotos.append((self.rule, s))
+        elif isinstance(s, A.Skip):
+            if self.place:
+                self.error("S073", f"'skip this step': {self.place} is not a step, so there is no step to skip",
+                           s.span, hint="to stop here, put the rest of the block in an 'if'")
         elif isinstance(s, A.Choose):
             scope.player(s.chooser)
             e(s.options)
@@ -451,6 +559,81 @@ class Checker:
                            hint="run it from the flow or from the rule above it, or go to it")
         self.rule = ""
 
+    # -- where a goto goes on
+    def check_gotos(self):
+        """A goto ('return to 3.2') ends its rule, and the engine goes on at that step of the sequence
+        of sibling rules running it (``Game.run_sequence``: the sub-rules of a rule without a procedure
+        of its own, in order). Where the rule is run otherwise (by the flow, or by a 'run' in a
+        procedure), the goto leaves that procedure too, up to a sequence that holds its step; where
+        none does, nothing would go on at the step, and the goto is an error, reported with the way
+        of running the rule that lets it escape."""
+        g = self.game
+        children: dict = {rid: [] for rid in g.rules}
+        runs: dict = {rid: [] for rid in g.rules}    # rule -> (kind, by, span): how it is run
+        for rid in g.rules:
+            parent = g.parent_of(rid)
+            if parent is not None:
+                children[parent].append(rid)
+                if not g.rules[parent].body:
+                    runs[rid].append(("sequence", parent, None))
+
+        def note(body, kind, by):
+            for s in walk(body):
+                if isinstance(s, A.Run) and s.target in runs:
+                    runs[s.target].append((kind, by, s.span))
+
+        if g.flow is not None:
+            note(g.flow.body, "place", "the flow")
+        for rule in g.rules.values():
+            note(rule.body, "rule", rule.id)
+        for trigger in g.triggers:
+            note(trigger.body, "place", "a trigger")
+        for check in g.checks:
+            note(check.body, "place", "a state check")
+        for action in g.actions.values():
+            note(action.body, "place", "an action")
+        for card in g.cards.values():
+            for ability in card.abilities:
+                note(ability.body, "place", "a card's ability")
+
+        def escape(target, rid, seen, path):
+            """How a goto to ``target`` leaving rule ``rid`` escapes every sequence: the notes of the
+            'run' statements it leaves through, the last one running a rule on its own; or None."""
+            if rid in seen:
+                return None
+            seen.add(rid)
+            for kind, by, span in runs[rid]:
+                if kind == "sequence":
+                    found = None if target in children[by] else escape(target, by, seen, path)
+                elif kind == "rule":
+                    found = escape(target, by, seen, path + [Related(span, f"rule {by} runs rule {rid} here")])
+                else:
+                    found = path + [Related(span, f"{by} runs rule {rid} here, on its own")]
+                if found:
+                    return found
+            return None
+
+        for rid, s in self.gotos:
+            path = escape(s.target, rid, set(), [])
+            if not path:
+                continue
+            self.rule = rid
+            what = f"'{s.word} to {s.target}'"
+            parent = g.parent_of(rid)
+            if g.parent_of(s.target) != parent:
+                steps = children[parent] if parent is not None else []
+                self.error("S074", f"{what}: {s.target} is not a step beside {rid}", s.span, related=path,
+                           hint=f"a goto goes on at a step beside its rule: {', '.join(steps)}" if steps
+                           else "a goto goes on at a step beside its rule (a sub-rule of the same rule)")
+            else:
+                self.error("S074", f"{what}: rule {rid} is run on its own, not as one of the steps beside "
+                           f"{s.target}, so nothing would go on at {s.target}", s.span, related=path,
+                           hint=(f"a goto works among the steps of {parent} when they are run in order, by "
+                                 f"running {parent} (which has no procedure of its own)" if parent else
+                                 "a goto works among the sub-rules of a rule, run in order by running it")
+                           + f"; to run rule {s.target} from here, write 'run {s.target}'")
+        self.rule = ""
+
 
 def walk(body):
     """Every statement in a block, nested ones included, without recursion."""
@@ -504,6 +687,38 @@ def word_span(span: A.Span, word: str, after=None, before: str = "") -> A.Span:
     return span
 
 
+def literal_number(x):
+    """The whole number an expression writes out (``5``, ``-5``), or None."""
+    if isinstance(x, A.Number):
+        return x.value
+    if isinstance(x, A.Unary) and x.op == "-":
+        inner = literal_number(x.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def source_words(x, fallback: str = "this") -> str:
+    """An expression as its author wrote it, when it stands on one line (for messages)."""
+    span = x.span
+    line = SOURCES.line(span.path, span.line) if span.line > 0 else None
+    if line is not None and span.end_line == span.line and span.end_column > span.column:
+        return line[span.column - 1: span.end_column - 1]
+    return fallback
+
+
+def count_span(span: A.Span, count: int, title: str) -> A.Span:
+    """The span of a deck list's count: the number before ``"title"`` (else the title's span)."""
+    title_span = word_span(span, f'"{title}"')
+    line = SOURCES.line(span.path, title_span.line) if title_span.line > 0 else None
+    if line is not None:
+        match = None
+        for match in re.finditer(rf"(?<![\w-]){count}(?=\s+\"{re.escape(title)}\")", line):
+            pass
+        if match is not None:
+            return A.Span(span.path, title_span.line, match.start() + 1, title_span.line, match.end() + 1)
+    return title_span
+
+
 def reference_span(doc: A.Doc, ref: str, offset: int) -> A.Span:
     """Where "see 3.3" stands in the source of a text: the n-th reference to ``ref`` in the text is
     looked for on the source lines of the text (long text is re-flowed, so offsets do not carry)."""
@@ -528,7 +743,7 @@ def element_type(kind: str) -> str:
 
 def article(kind: str) -> str:
     return {"player": "a player", "card": "a card", "zone": "a zone", "text": "text", "list": "a list",
-            "number": "a number", "bool": "true or false"}.get(kind, kind)
+            "number": "a number", "bool": "true or false", "players": "a list of players"}.get(kind, kind)
 
 
 class Scope:
@@ -684,7 +899,15 @@ class Scope:
         if b is not None:
             if len(x.args) < b.min_args or (b.max_args is not None and len(x.args) > b.max_args):
                 want = str(b.min_args) if b.max_args == b.min_args else f"at least {b.min_args}"
-                self.checker.error("S064", f"'{x.name}' takes {want} argument(s), not {len(x.args)}", x.span)
+                self.checker.error("S064", f"'{x.name}' takes {want} argument{'' if b.min_args == 1 else 's'}, "
+                                   f"not {len(x.args)}", x.span)
+            elif x.name == "range":
+                low, high = (literal_number(a) for a in x.args)
+                if low is not None and high is not None and high - low + 1 > RANGE_LIMIT:
+                    self.checker.error("S077", f"range({low}, {high}) would list {high - low + 1} numbers, more "
+                                       f"than the {RANGE_LIMIT} a range may hold", x.span)
+            for a, kind in zip(x.args, ARGUMENT_KINDS.get(x.name, ())):
+                self.argument(x.name, a, kind)
             return
         v = g.values.get(x.name)
         if v is not None:
@@ -694,6 +917,17 @@ class Scope:
             return
         self.checker.error("S065", f"unknown built-in or value '{x.name}'", x.span,
                            hint=self.checker.suggest(x.name, list(BUILTINS) + list(g.values)))
+
+    def argument(self, name: str, x, kind: str):
+        """An argument of built-in ``name`` that must be of ``kind`` (``ARGUMENT_KINDS``)."""
+        if kind == "number":
+            self.number(x, walk=False)
+            return
+        refused, code, wanted = NOT_ARGUMENT[kind]
+        got = self.type_of(x)
+        if got in refused:
+            self.checker.error(code, f"{wanted} is needed here, but this is {article(got)}", x.span,
+                               hint=f"'{name}' takes {wanted} here")
 
     def number(self, x, walk: bool = True):
         if walk:

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, render
+from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, read_source, render
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
 from .model import GameDef
 from .state import Card, Player, Zone, items_of
-from .scenarios import resolve_card, source_text
+from .scenarios import check_script_of, resolve_card, source_text
 from .syntax import ScenarioBuilder, parse_with
 
 #: How many rounds a simulated game may last before it is reported as not ending. A round is one
@@ -72,7 +72,7 @@ class LogBuilder(ScenarioBuilder):
     def t_start(self, span, ch):
         log = LogFile(span, self.path)
         entries = []
-        duplicates = []
+        duplicates = list(self.twice)
         for item in ch:
             if item is None:
                 continue
@@ -97,7 +97,7 @@ class LogBuilder(ScenarioBuilder):
         return ("game", str(ch[0]), span)
 
     def t_players(self, span, ch):
-        return ("players", tuple(str(c) for c in ch), span)
+        return ("players", self.named_once(ch, "L010", "log"), span)
 
     def t_format(self, span, ch):
         return ("format", str(ch[0]), span)
@@ -122,12 +122,7 @@ def parse_log(text: str, path: str = "<log>") -> LogFile:
 
 def load_log(gamedef: GameDef, path: Path) -> LogFile:
     """Read, parse and statically check a log file (``SourceError`` on any error)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError([Diagnostic("syntax", "E001", f"the file is not UTF-8 text ({exc.reason})",
-                                      A.Span(str(path), 1, 1, 1, 2))])
-    log = parse_log(text, str(path))
+    log = parse_log(read_source(path), str(path))
     errors = check_log_file(gamedef, log)
     if errors:
         raise SourceError(errors)
@@ -185,6 +180,7 @@ def check_log_file(gamedef: GameDef, log: LogFile) -> list[Diagnostic]:
         for name in log.outcome.args:
             if players and name not in players:
                 err("L005", f"'{name}' is not one of this log's players", log.outcome.span, _near(name, players))
+    errors.extend(check_script_of(gamedef, log.players, log.setup, log.entries, "a log's set-up"))
     return errors
 
 

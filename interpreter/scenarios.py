@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, SourceError, render, render_all
+from .diagnostics import Diagnostic, LudexError, SourceError, read_source, render, render_all
 from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
 from .model import GameDef
 from .state import Card
@@ -116,12 +116,33 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 for arg, param in zip(step.args[2], params):
                     if param.type == "card" and isinstance(arg, A.Text) and arg.value not in gamedef.cards:
                         err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
+        errors.extend(check_script_of(gamedef, sc.players, sc.setup, sc.steps, "a scenario's set-up"))
         for s in _creates(sc.setup):
             items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
             for item in items:
                 if isinstance(item, A.Text) and item.value not in gamedef.cards:
                     err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
     return errors
+
+
+def check_script_of(gamedef: GameDef, players, setup, steps, set_up: str) -> list[Diagnostic]:
+    """The rules' static checks of a scenario's or a log's set-up and of the expressions its lines
+    hold (expectations, choices, plays' arguments, forced outcomes), its players being names of
+    players: an unknown name or a value of the wrong kind is found before anything runs."""
+    from .checks import Checker
+    expressions, zones, winners = [], [], []
+    for step in steps:
+        if step.kind in ("expect-true", "force-pick"):
+            expressions.append(step.args[0])
+        elif step.kind in ("expect-winner", "expect-eliminated"):
+            winners.append(step.args[0])
+        elif step.kind == "force-order":
+            zones.append(step.args[0])
+        elif step.kind in ("chooses", "orders"):
+            expressions.append(step.args[1])
+        elif step.kind == "plays":
+            expressions.extend(step.args[2])
+    return Checker(gamedef).check_script(players, setup, expressions, zones, winners, set_up)
 
 
 def _creates(body):
@@ -145,10 +166,14 @@ class Script:
         if who:
             self.offered[who] = decision
         if not self.queue:
+            asking = f"rule {decision.rule}" if decision.rule else "the set-up"
+            span = self.runner.current.span
+            if not decision.rule and decision.span is not None and decision.span.line > 0:
+                span = decision.span        # a decision outside any rule: where it is asked
             raise ScriptError([Diagnostic(
-                "scenario", "C010", f"rule {decision.rule} asks {who or 'the game'} to decide "
+                "scenario", "C010", f"{asking} asks {who or 'the game'} to decide "
                 f"({decision.prompt or decision.kind}), but the script says nothing more",
-                self.runner.current.span, rule=decision.rule,
+                span, rule=decision.rule,
                 hint="the options are: " + ", ".join(decision.describe_options()))])
         step = self.queue[0]
         player = step.args[0]
@@ -180,7 +205,16 @@ class Runner:
 
     # -- resolving the script's words against the game
     def value(self, expr):
-        return self.game.compiler.expr(expr)(self.frame)
+        """What an expression of the script (an expectation, a choice ...) reads now. A value of the
+        wrong kind that the static checks could not see is an error at the expression."""
+        try:
+            return self.game.compiler.expr(expr)(self.frame)
+        except LudexError:
+            raise
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            from .compiler import _explain
+            raise ScriptError([Diagnostic("scenario", "C014", "this cannot be worked out with these values "
+                                          f"({_explain(exc)})", expr.span)]) from None
 
     def matches(self, option, wanted) -> bool:
         if option is wanted or option == wanted:
@@ -248,7 +282,7 @@ class Runner:
                 for drawn in self.scenario.boards:
                     self.game.boards[drawn.name] = Board.parse(drawn.drawing, drawn.span)
             setup = self.game.compiler.block(self.scenario.setup)
-            setup(self.frame)
+            self._guarded(lambda: setup(self.frame))
             self.game.checks_active = True
             for step in self.scenario.steps:
                 self.current = step
@@ -423,7 +457,7 @@ def scenario_files(folder: Path, game: str) -> list[Path]:
 
 
 def load_scenarios(gamedef: GameDef, path: Path) -> A.ScenarioFile:
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path)
     file = parse_scenarios(text, str(path))
     errors = check_scenarios(gamedef, file)
     if errors:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import ast as A
 from . import lalr
-from .diagnostics import SOURCES, Diagnostic, Related, SourceError
+from .diagnostics import BOM, SOURCES, Diagnostic, Related, SourceError, read_source
 from .resources import cache_dir, grammar_dir, prune
 
 if TYPE_CHECKING:
@@ -226,7 +226,10 @@ def _match_mistake(exc: UnexpectedInput, accepts: frozenset, start: str) -> str:
 
 def parse_with(start: str, builder, text: str, path: str):
     """Parse ``text`` with grammar ``start`` (rules, scenario, log) and build it with ``builder``;
-    raise ``SourceError`` with positioned diagnostics if it is malformed."""
+    raise ``SourceError`` with positioned diagnostics if it is malformed. A byte-order mark before the
+    text is skipped (Windows editors write one), so columns on line 1 count as an editor shows them."""
+    if text.startswith(BOM):
+        text = text[1:]
     SOURCES.add(path, text)
     _check_nesting(text, path)
     fast = tables(start)
@@ -255,13 +258,7 @@ def parse_rules(text: str, path: str = "<string>") -> A.Module:
 
 
 def parse_rules_file(path: Path | str) -> A.Module:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        span = A.Span(str(path), 1, 1, 1, 2)
-        raise SourceError([Diagnostic("syntax", "E001", f"the file is not UTF-8 text ({exc.reason})", span)])
-    return parse_rules(text, str(path))
+    return parse_rules(read_source(path), str(path))
 
 
 def _check_nesting(text: str, path: str) -> None:
@@ -313,7 +310,8 @@ _TOKEN_WORDS = {
     "COMMA": "','", "COLON": "':'", "DOT": "'.'", "EQUAL": "'='", "NAME": "a name",
     "INT": "a number", "STRING": "text in quotes", "LONG_STRING": "text in quotes",
     "RULE_ID": "a rule id", "COMPARE": "a comparison", "ADD": "'+' or '-'", "MUL": "'*', '/' or '%'",
-    "MINUS": "'-'", "$END": "end of file", "REPEATS": "'repeats allowed'",
+    "MINUS": "'-'", "$END": "end of file", "REPEATS": "'repeats allowed'", "YESNO": "'yes' or 'no'",
+    "COMMENT": "a comment", "WS": "a space",
 }
 
 #: The words a statement starts with (``go`` stands for ``go to``): a misspelling is suggested from these.
@@ -343,13 +341,22 @@ _CHARACTER_HINTS = {
 }
 
 
+def _bare(token_type: str) -> str:
+    """A terminal's name without the grammar it was imported from ('rules__INT' is 'INT')."""
+    return token_type if token_type.startswith("__") else token_type.split("__")[-1]
+
+
 def _describe(token_type: str, start: str = "rules") -> str:
-    if token_type in _TOKEN_WORDS:
-        return _TOKEN_WORDS[token_type]
-    name = token_type.split("__")[-1]
-    if token_type.startswith("__"):          # an anonymous keyword such as 'left-end'
-        word = _keywords(start).get(token_type)
-        return f"'{word}'" if word else ""
+    """A terminal in words: its phrase, or a keyword's spelling; never the grammar's own name for it
+    (tests/test_cli.py holds every terminal of every grammar to this)."""
+    name = _bare(token_type)
+    if name in _TOKEN_WORDS:
+        return _TOKEN_WORDS[name]
+    word = _keywords(start).get(token_type)
+    if word:
+        return f"'{word}'"
+    if token_type.startswith("__"):          # an anonymous terminal that is not a keyword
+        return ""
     return f"'{name.lower().replace('_', ' ')}'"
 
 
@@ -360,7 +367,8 @@ def _keywords(start: str) -> dict:
 
 
 def _expected_words(expected, start: str = "rules") -> str:
-    expected = {str(t) for t in expected}
+    spelled = {_bare(str(t)): str(t) for t in expected}
+    expected = set(spelled)
     words = []
     if len(expected & _STATEMENT_START) > len(_STATEMENT_START) // 2:
         expected -= _STATEMENT_START | _EXPRESSION_START
@@ -368,7 +376,7 @@ def _expected_words(expected, start: str = "rules") -> str:
     elif {"INT", "NAME", "STRING", "LPAR"} <= expected:
         expected -= _EXPRESSION_START
         words.append("an expression")
-    words += sorted({_describe(t, start) for t in expected} - {""})
+    words += sorted({_describe(spelled[t], start) for t in expected} - {""})
     if len(words) > 10:
         words = words[:10] + ["..."]
     return ", ".join(words)
@@ -532,6 +540,8 @@ class Builder:
                 children[index] = str(subtree.children[index].children[0])
             handler = getattr(self, "t_" + name.rstrip("_"), None)
             span = _span(self.path, subtree.meta)
+            if subtree is tree and span.line == 0:
+                span = A.Span(self.path, 1, 1, 1, 1)     # a file without a token: at 1:1, as the tables do
             if handler is None:
                 raise AssertionError(f"no builder for grammar rule {name}")
             built[id(subtree)] = handler(span, children)
@@ -1006,31 +1016,62 @@ def parse_scenarios(text: str, path: str = "<string>") -> A.ScenarioFile:
 
 
 class ScenarioBuilder(Builder):
-    """The rules builder, plus the scenario language's own steps."""
+    """The rules builder, plus the scenario language's own steps. A scenario that names a player twice,
+    or gives its question, answer, players, format or set-up twice (the last would silently win), is
+    refused with both places."""
+
+    #: what a scenario gives once
+    ONCE = ("question", "answer", "players", "format", "setup")
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.twice: list[Diagnostic] = []       # each thing given twice, reported when the file is built
+
+    def named_once(self, ch, code: str, kind: str = "scenario") -> tuple:
+        """The names of a ``players`` line, each once; a name given again is noted (``twice``): a player
+        cannot sit at two seats."""
+        seen: dict = {}
+        for token in ch:
+            name = str(token)
+            if name in seen:
+                self.twice.append(Diagnostic(kind, code, f"player '{name}' is named twice", self.sp(token),
+                                             related=(Related(seen[name], "first named here"),)))
+            else:
+                seen[name] = self.sp(token)
+        return tuple(seen)
 
     def t_start(self, span, ch):
+        if self.twice:
+            raise SourceError(self.twice)
         return A.ScenarioFile(span, self.path, tuple(ch))
 
     def t_scenario(self, span, ch):
         title, *steps = ch
         fields = {"question": "", "answer": "", "cites": (), "tags": (), "players": (), "format": "",
                   "setup": ()}
+        given: dict = {}
         script, boards = [], []
         for step in steps:
             if isinstance(step, A.Board):
                 boards.append(step)
             elif isinstance(step, tuple) and step and step[0] in fields:
-                fields[step[0]] = step[1]
+                name, value, *where = step
+                if name in given:
+                    self.twice.append(Diagnostic("scenario", "C017", f"the scenario gives its {name} twice",
+                                                 where[0], related=(Related(given[name], "first given here"),)))
+                elif where:
+                    given[name] = where[0]
+                fields[name] = value
             else:
                 script.append(step)
         return A.Scenario(span, title, fields["question"], fields["answer"], fields["cites"], fields["tags"],
                           fields["players"], fields["format"], fields["setup"], tuple(script), tuple(boards))
 
     def t_question(self, span, ch):
-        return ("question", ch[0])
+        return ("question", ch[0], span)
 
     def t_answer(self, span, ch):
-        return ("answer", ch[0])
+        return ("answer", ch[0], span)
 
     def t_cites(self, span, ch):
         return ("cites", tuple((str(c), self.sp(c)) for c in ch))
@@ -1039,13 +1080,13 @@ class ScenarioBuilder(Builder):
         return ("tags", tuple(str(c) for c in ch))
 
     def t_players(self, span, ch):
-        return ("players", tuple(str(c) for c in ch))
+        return ("players", self.named_once(ch, "C016"), span)
 
     def t_format(self, span, ch):
-        return ("format", str(ch[0]))
+        return ("format", str(ch[0]), span)
 
     def t_setup(self, span, ch):
-        return ("setup", ch[0])
+        return ("setup", ch[0], span)
 
     def t_force_dice(self, span, ch):
         return A.Step(span, "force-dice", (str(ch[0]), tuple(str(c) for c in ch[1:])))

@@ -216,6 +216,33 @@ def test_mistakes_in_a_log_are_reported_before_it_is_played():
     assert set(diagnostics) == {"L005", "L008"} and "Foundation Seeker" in diagnostics["L008"].hint
 
 
+def test_a_logs_set_up_and_forced_outcomes_get_the_rules_static_checks_before_anything_runs():
+    gamedef = game("agot")
+
+    def found(text):
+        with pytest.raises(SourceError) as error:
+            C.check_log_text(gamedef, text, "bad.log")
+        return [(d.code, d.span.line, d.span.column, d.message) for d in error.value.diagnostics]
+
+    assert found("players p1, p2\nsetup { set treasury = nosuch(1) }\n") == [
+        ("S065", 2, 24, "unknown built-in or value 'nosuch'")]
+    assert found("players p1, p2\nsetup { if true { skip this step } }\n") == [
+        ("S073", 2, 19, "'skip this step': a log's set-up is not a step, so there is no step to skip")]
+    assert found("players p1, p2\nsetup { return to 1.2 }\n") == [
+        ("S074", 2, 9, "'return to 1.2': a log's set-up is not one of a sequence of steps, so there is no step "
+                       "to go on at")]
+    assert found('players p1, p2\nforce order p1.gold: "Hedge Knight"\n') == [
+        ("S023", 2, 13, "a zone is needed here, but this is a number")]
+
+
+def test_a_log_naming_a_player_twice_is_refused_at_the_second():
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(game("huntik"), "players p1, p1\n", "bad.log")
+    [d] = error.value.diagnostics
+    assert (d.code, d.span.line, d.span.column, d.message) == ("L010", 1, 13, "player 'p1' is named twice")
+    assert d.related[0].span.column == 9
+
+
 # ------------------------------------------------------------------ logs written by ludex run --log
 
 

@@ -1,0 +1,164 @@
+"""Scenario files checked before they run: their set-ups and the expressions of their lines go through
+the rules' static checks (``checks.Checker.check_script``), their players being names of players;
+a player named twice, or a part given twice, is refused where it stands. What the checks cannot see
+is a positioned error when the scenario runs, never a Python traceback.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from interpreter.diagnostics import SourceError, render_all
+from interpreter.project import load_game, load_paths
+from interpreter.scenarios import load_scenarios, run_scenario
+
+
+@lru_cache(maxsize=None)
+def agot():
+    loaded = load_game("agot")
+    if not loaded.ok:
+        pytest.skip("agot does not load cleanly yet (its rules are being written)")
+    return loaded.game
+
+
+def scenario(body: str) -> str:
+    return f'scenario "s" {{\n  players ann, bob\n{body}\n}}\n'
+
+
+def diagnostics(tmp_path, text: str, game=None):
+    path = tmp_path / "s.scenario"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as caught:
+        load_scenarios(game or agot(), path)
+    return sorted(caught.value.diagnostics, key=lambda d: d.sort_key())
+
+
+def found(tmp_path, text: str, game=None):
+    """(code, line, column, message) of each diagnostic, in file order."""
+    return [(d.code, d.span.line, d.span.column, d.message) for d in diagnostics(tmp_path, text, game)]
+
+
+def run(tmp_path, text: str, game=None):
+    path = tmp_path / "s.scenario"
+    path.write_text(text, encoding="utf-8")
+    file = load_scenarios(game or agot(), path)
+    return run_scenario(game or agot(), file.scenarios[0])
+
+
+def test_an_unknown_function_in_an_expectation_or_a_set_up_is_reported_with_a_caret(tmp_path):
+    text = scenario("  setup { set ann.gold = nosuch(ann) }\n  expect nosuch(ann) == 1\n  expect sise(ann.hand) == 0")
+    rendered = render_all(diagnostics(tmp_path, text))
+    assert "s.scenario:3:26: error[S065]: unknown built-in or value 'nosuch'\n" in rendered
+    assert "s.scenario:4:10: error[S065]: unknown built-in or value 'nosuch'\n" in rendered
+    assert "4 |   expect nosuch(ann) == 1\n  |          ^^^^^^^^^^^" in rendered
+    assert "unknown built-in or value 'sise'" in rendered and "did you mean 'size'?" in rendered
+
+
+def test_values_of_the_wrong_kind_in_expectations_are_the_rules_checks_errors(tmp_path):
+    text = scenario('  expect treasury + "x" == 1\n'
+                    '  expect ann.hand < 3\n'
+                    '  expect size(ann.gold) == 3\n'
+                    '  expect size(ann.hand, 1) == 3\n'
+                    '  expect cards() == 1\n'
+                    '  expect -ann.name == 1\n'
+                    '  expect winner 3')
+    assert found(tmp_path, text) == [
+        ("S020", 3, 21, "a number is needed here, but this is text"),
+        ("S020", 4, 10, "a number is needed here, but this is a zone"),
+        ("S024", 5, 15, "a list or a zone is needed here, but this is a number"),
+        ("S064", 6, 10, "'size' takes 1 argument, not 2"),
+        ("S064", 7, 10, "'cards' takes 1 argument, not 0"),
+        ("S020", 8, 11, "a number is needed here, but this is text"),
+        ("S021", 9, 17, "a player is needed here, but this is a number"),
+    ]
+
+
+def test_a_set_up_cannot_quietly_make_a_field_or_store_text_in_a_counter(tmp_path):
+    text = scenario('  setup {\n'
+                    '    set ann.nosuch = 1\n'
+                    '    transfer 5 from treasury to ann.nosuch\n'
+                    '    set ann.gold = "x"\n'
+                    '  }\n'
+                    '  force order ann.gold: "A Noble Cause"')
+    assert found(tmp_path, text) == [
+        ("S063", 4, 13, "unknown attribute 'nosuch' of a player"),
+        ("S063", 5, 37, "unknown attribute 'nosuch' of a player"),
+        ("S020", 6, 20, "a number is needed here, but this is text"),
+        ("S023", 8, 15, "a zone is needed here, but this is a number"),
+    ]
+
+
+def test_a_set_up_asks_no_decisions_goes_to_no_step_and_ends_nothing(tmp_path):
+    text = scenario('  setup {\n'
+                    '    ann chooses x from players\n'
+                    '    if true { return to 1.2 }\n'
+                    '    if true { skip this step }\n'
+                    '    require false cite 1.2 "no"\n'
+                    '    win ann\n'
+                    '  }')
+    assert found(tmp_path, text) == [
+        ("S080", 4, 5, "a scenario's set-up asks no decisions: nobody is there to answer this one yet"),
+        ("S074", 5, 15, "'return to 1.2': a scenario's set-up is not one of a sequence of steps, so there is "
+                        "no step to go on at"),
+        ("S073", 6, 15, "'skip this step': a scenario's set-up is not a step, so there is no step to skip"),
+        ("S081", 7, 5, "a scenario's set-up refuses nothing: 'require' belongs to an action"),
+        ("S081", 8, 5, "a scenario's set-up builds the state the game starts from, and cannot end the game"),
+    ]
+
+
+def test_a_player_named_twice_or_a_part_given_twice_is_refused_where_it_stands(tmp_path):
+    text = ('scenario "s" {\n  players ann, ann\n  format joust\n  format melee\n  players bob, ann\n'
+            '  setup { set ann.gold = 1 }\n  setup { set ann.gold = 2 }\n}\n')
+    ds = diagnostics(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in ds] == [
+        ("C016", 2, 16, "player 'ann' is named twice"),
+        ("C017", 4, 3, "the scenario gives its format twice"),
+        ("C017", 5, 3, "the scenario gives its players twice"),
+        ("C017", 7, 3, "the scenario gives its setup twice"),
+    ]
+    assert ds[0].related[0].span.column == 11 and ds[1].related[0].span.line == 3
+
+
+def test_the_bundled_scenarios_still_pass_their_checks():
+    from interpreter.resources import scenarios_dir
+    for path in sorted((scenarios_dir() / "agot").glob("*.scenario")):
+        load_scenarios(agot(), path)
+
+
+def test_a_value_of_the_wrong_kind_the_checks_cannot_see_is_an_error_at_the_expression(tmp_path):
+    result = run(tmp_path, scenario("  expect first(ann.hand) + 1 == 3"))
+    assert result.status == "error"
+    d = result.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("C014", 3, 10)
+    assert d.message == "this cannot be worked out with these values (a value is none)"
+
+
+def test_a_range_too_long_to_hold_is_refused_where_it_is_written(tmp_path):
+    result = run(tmp_path, scenario("  expect size(range(1, ann.gold + 9999999999)) == 3"))
+    assert result.status == "error"
+    assert "range(1, 9999999999) would list 9999999999 numbers, more than the 100000 a range may hold" \
+        in result.diagnostics[0].message
+    result = run(tmp_path, scenario("  setup { let n = 9999999999  for each i in range(1, n) { increase ann.gold by 1 } }"))
+    assert result.status == "error"
+    d = result.diagnostics[0]
+    assert d.code == "R001" and d.span.line == 3 and "would list 9999999999 numbers" in d.message
+
+
+def test_a_range_too_long_in_the_rules_is_a_positioned_runtime_error(tmp_path):
+    from interpreter.diagnostics import RuntimeRuleError
+    from interpreter.engine import Game
+    path = tmp_path / "big.ludex"
+    path.write_text('game big "Big" { players 2 to 2 }\n'
+                    'state { game counter n = 9999999999  player counter gold = 0 }\n'
+                    'flow { run 1 }\n'
+                    'rule 1 "Count" {\n  text "Count."\n  for each i in range(1, n) { increase first(players).gold by 1 }\n}\n',
+                    encoding="utf-8")
+    loaded = load_paths("big", [path])
+    assert loaded.ok, render_all(loaded.diagnostics)
+    with pytest.raises(RuntimeRuleError) as caught:
+        Game(loaded.game, ["ann", "bob"], lambda game, decision: None).run()
+    d = caught.value.diagnostics[0]
+    assert (d.code, d.rule, d.span.line) == ("R001", "1", 6)
+    assert "range(1, 9999999999) would list 9999999999 numbers" in d.message
