@@ -573,7 +573,7 @@ class ExpressionWriter:
         b = BUILTINS.get(x.name)
         if b is not None:
             return f"{self.constant(b.fn)}(_G{''.join(', ' + a for a in args)})"
-        v = self.compiler.gamedef.values[x.name]
+        v = self.compiler.named_value(x)
         self.value(v)
         return self.value_in_place(v, args) or f"_VALUES[{x.name!r}](f{''.join(', ' + a for a in args)})"
 

@@ -21,7 +21,7 @@ from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
-from .diagnostics import LudexError
+from .diagnostics import Diagnostic, LudexError, SourceError
 from .reads import card_attribute_names
 from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting
 from .state import Card, Player, Zone, words
@@ -214,8 +214,16 @@ class Compiler:
                 a0, a1 = args
                 return lambda f: fn(f.game, a0(f), a1(f))
             return lambda f: fn(f.game, *[a(f) for a in args])
-        value = self.writer.value(self.gamedef.values[x.name])
+        value = self.writer.value(self.named_value(x))
         return lambda f: value(f, *[a(f) for a in args])
+
+    def named_value(self, x: A.Call) -> A.Value:
+        """The value a call names. The static checks refuse an unknown one; rules compiled without them
+        (through the API) get the same error here, not a KeyError."""
+        v = self.gamedef.values.get(x.name)
+        if v is None:
+            raise SourceError([Diagnostic("static", "S065", f"unknown built-in or value '{x.name}'", x.span)])
+        return v
 
     def e_ListExpr(self, x):
         items = [self.expr(i) for i in x.items]

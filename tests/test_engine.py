@@ -1192,3 +1192,13 @@ flow {{ run 1 }}
     d = exc.value.diagnostics[0]
     assert d.message == words and d.rule == "1"
     assert (d.span.line, d.span.column) == (9, source.splitlines()[8].index(statement) + 1)
+
+
+def test_rules_compiled_without_the_static_checks_still_name_an_unknown_value_at_its_call():
+    from interpreter.diagnostics import SourceError
+    source = LOOP.replace("increase n by 1 decrease n by 1", "increase n by nosuch(1)")
+    gamedef = assemble("loop", [parse_rules(source, "loop.ludex")])     # (check() would refuse it: S065)
+    with pytest.raises(SourceError) as exc:
+        Game(gamedef, ["a", "b"], RandomAgent(0)).run()
+    [d] = exc.value.diagnostics
+    assert (d.code, d.message, d.span.line) == ("S065", "unknown built-in or value 'nosuch'", 6)
