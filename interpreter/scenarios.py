@@ -202,6 +202,8 @@ class Runner:
         self.game.choose_again = self._choose_again
         self.current: A.Step = A.Step(scenario.span, "setup")
         self.result = Result(scenario)
+        #: where the script first fixes each kind of random outcome (``dice attack``, ``pick``)
+        self.forced_at: dict = {}
 
     # -- resolving the script's words against the game
     def value(self, expr):
@@ -289,7 +291,8 @@ class Runner:
                 self.step(step)
             for kind, queue in self.game.forced.items():
                 if queue:
-                    r.failures.append(Failure(self.scenario.span, "the scenario fixes a random outcome that "
+                    r.failures.append(Failure(self.forced_at.get(kind, self.scenario.span),
+                                              "the scenario fixes a random outcome that "
                                               "never happened", f"{kind}: {_words(list(queue))}",
                                               "no such random outcome was drawn"))
             if self.script.queue:
@@ -311,11 +314,14 @@ class Runner:
             self.script.queue.append(step)
         elif kind == "force-dice":
             game.force(f"dice {step.args[0]}", *step.args[1])
+            self.forced_at.setdefault(f"dice {step.args[0]}", step.span)
         elif kind == "force-order":
             zone = self.value(step.args[0])
             game.force(f"order {zone}", list(step.args[1]))
+            self.forced_at.setdefault(f"order {zone}", step.span)
         elif kind == "force-pick":
             game.force("pick", _words(self.value(step.args[0])))
+            self.forced_at.setdefault("pick", step.span)
         elif kind == "run":
             first, last = step.args
             ids = [first]

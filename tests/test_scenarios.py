@@ -190,3 +190,16 @@ def test_a_scenario_playing_the_game_leaves_the_state_checks_to_the_games_own_be
     [s] = load_scenarios(loaded.game, path).scenarios
     result = run_scenario(loaded.game, s)
     assert result.status == "passed", (result.failures, result.diagnostics)
+
+
+def test_a_random_outcome_fixed_but_never_drawn_is_reported_at_the_line_fixing_it(tmp_path):
+    (tmp_path / "t.ludex").write_text(EMPTY_DECK, encoding="utf-8")
+    loaded = load_paths("t", [tmp_path / "t.ludex"])
+    path = tmp_path / "s.scenario"
+    path.write_text(scenario('  question "q"\n  answer "a"\n  cite 1\n  setup { run 1 }\n  force pick ann\n'
+                             '  run 3'), encoding="utf-8")
+    [s] = load_scenarios(loaded.game, path).scenarios
+    result = run_scenario(loaded.game, s)
+    [failure] = result.failures
+    assert failure.message == "the scenario fixes a random outcome that never happened"
+    assert (failure.span.line, failure.span.column) == (7, 3)
