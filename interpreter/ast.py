@@ -523,6 +523,9 @@ class Game:
     min_players: int = 2
     max_players: int = 2
     formats: tuple = ()
+    #: ``(format, fewest, most)`` for each format the header gives a number of players
+    #: (``formats joust for 2 players melee for 3 to 8 players``)
+    format_players: tuple = ()
     excerpt_end: str = ""
     excerpt_note: str = ""
     excerpt_span: Span = field(compare=False, repr=False, default=None)

@@ -202,6 +202,14 @@ class Checker:
         elif high < low:
             self.error("S075", f"'players {low} to {high}': the most players ({high}) is fewer than the fewest "
                        f"({low})", span, hint=f"write the fewest first: players {high} to {low}")
+        for name, fewest, most in header.format_players:
+            where = word_span(header.span, name, before=r"\s")
+            if most < fewest:
+                self.error("S075", f"format {name} is for {fewest} to {most} players: the most is fewer than the "
+                           "fewest", where, hint=f"write the fewest first: {name} for {most} to {fewest} players")
+            elif fewest < low or most > high:
+                self.error("S075", f"format {name} is for {fewest} to {most} players, but the game is for {low} "
+                           f"to {high}", where, hint="a format's players are some of the game's")
 
     def check_card_types(self):
         for ctype in self.game.card_types.values():

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from .diagnostics import LudexError, read_source, render_all
+from .model import default_count
 from .project import group_by_game, load_game, load_paths
 from .resources import bundled_games
 
@@ -280,13 +281,13 @@ def show_boards(game, out) -> None:
 
 
 def table_problem(gamedef, players, format) -> str:
-    """What is wrong with a player count or a format asked for on the command line ("" if nothing)."""
+    """What is wrong with a player count or a format asked for on the command line ("" if nothing);
+    ``players`` None: as many as the format (or the game) has at fewest."""
+    from .model import format_problem
     header = gamedef.header
     if players and header and not header.min_players <= players <= header.max_players:
         return f"{gamedef.key} is for {header.min_players} to {header.max_players} players"
-    if format and header and format not in header.formats:
-        return f"{gamedef.key} has formats {', '.join(header.formats)}"
-    return ""
+    return format_problem(header, format, players or default_count(header, format))
 
 
 def cmd_run(args) -> int:
@@ -297,7 +298,7 @@ def cmd_run(args) -> int:
         args.usage_error("argument --seat: only with --interactive")
     gamedef = load_one(args.game)
     header = gamedef.header
-    count = args.players or (header.min_players if header else 2)
+    count = args.players or default_count(header, args.format)
     problem = table_problem(gamedef, count, args.format)
     if problem:
         print(f"ludex: error: {problem}", file=sys.stderr)

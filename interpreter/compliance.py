@@ -36,7 +36,7 @@ from typing import Optional
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, read_source, render
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
-from .model import GameDef
+from .model import GameDef, default_count, default_format, format_problem
 from .state import Card, Player, Zone, items_of
 from .scenarios import check_script_of, resolve_card, source_text
 from .syntax import ScenarioBuilder, parse_with
@@ -153,6 +153,9 @@ def check_log_file(gamedef: GameDef, log: LogFile) -> list[Diagnostic]:
     if log.format and header and log.format not in header.formats:
         err("L004", f"{gamedef.key} has no format '{log.format}'", log.head_spans["format"],
             _near(log.format, header.formats))
+    elif log.players and format_problem(header, log.format, len(log.players)):
+        err("L004", format_problem(header, log.format, len(log.players)),
+            log.head_spans["format" if log.format else "players"])
     players = set(log.players)
     for step in log.entries:
         if step.kind in ("plays", "passes", "chooses", "answers", "orders"):
@@ -914,7 +917,7 @@ class LogRecorder:
             f"players {', '.join(players)}",
         ]
         if fmt or (gamedef.header and gamedef.header.formats):
-            self.lines.append(f"format {fmt or gamedef.header.formats[0]}")
+            self.lines.append(f"format {fmt or default_format(gamedef.header, len(players))}")
         self.lines.append(f"seed {seed}")
 
     def attach(self, game: Game) -> "LogRecorder":
@@ -982,7 +985,7 @@ def record_game(gamedef: GameDef, seed: int, players: Optional[list] = None, fmt
                 max_rounds: Optional[int] = None) -> tuple[Game, str]:
     """Play one game with random agents (as ``ludex run GAME --seed S`` does) and return it with its log."""
     from .agents import RandomAgent
-    names = players or default_players(gamedef)
+    names = players or default_players(gamedef, None, fmt)
     recorder = LogRecorder(RandomAgent(seed), gamedef, names, seed, fmt,
                            command=f"ludex run {gamedef.key} --seed {seed} --log FILE")
     game = Game(gamedef, names, recorder, seed=seed, format=fmt)
@@ -992,11 +995,10 @@ def record_game(gamedef: GameDef, seed: int, players: Optional[list] = None, fmt
     return game, recorder.text()
 
 
-def default_players(gamedef: GameDef, count: Optional[int] = None) -> list[str]:
-    """p1, p2, ...: as many as asked, or the fewest the game allows (as ``ludex run``)."""
-    header = gamedef.header
-    n = count or (header.min_players if header else 2)
-    return [f"p{i + 1}" for i in range(n)]
+def default_players(gamedef: GameDef, count: Optional[int] = None, fmt: str = "") -> list[str]:
+    """p1, p2, ...: as many as asked, or the fewest the game (or the format asked for) allows, as
+    ``ludex run``."""
+    return [f"p{i + 1}" for i in range(count or default_count(gamedef.header, fmt))]
 
 
 # ================================================================== simulating games
@@ -1044,7 +1046,7 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
     state) | error (a rule could not run) | crash (a Python exception: an engine bug)."""
     from .agents import RandomAgent
     gamedef = load_for_simulation(game_key)
-    names = default_players(gamedef, players)
+    names = default_players(gamedef, players, fmt)
     random_agent = RandomAgent(seed)
     decisions = [0]
     watch_box: list = []
@@ -1165,7 +1167,7 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
     clean = [r for r in results if r["problem"] is None]
     return {
         "game": game_key, "key": gamedef.key, "games": games, "seeds": [seed, seed + games - 1], "jobs": jobs,
-        "players": default_players(gamedef, players), "format": results[0]["format"] if results else fmt,
+        "players": default_players(gamedef, players, fmt), "format": results[0]["format"] if results else fmt,
         "bound": {"max_rounds": max_rounds, "round_rule": round_rule_of(gamedef)[0],
                   "max_steps": max_steps if max_steps is not None else STEP_BUDGET},
         "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 2) if elapsed else 0.0,

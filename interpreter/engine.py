@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
-from .model import GameDef
+from .model import GameDef, default_format, format_problem
 from .reads import ANY_ZONE, reads
 from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
                       Violation, _name, _words, acting)
@@ -110,7 +110,10 @@ class Game:
         self.listeners: tuple[Callable[[TraceEvent], None], ...] = ()
         #: ``choose_again(violation, player) -> bool``: see ``may_choose_again`` (None: never)
         self.choose_again: Optional[Callable[[Violation, Player], bool]] = None
-        fmt = format or (gamedef.header.formats[0] if gamedef.header and gamedef.header.formats else "")
+        problem = format_problem(gamedef.header, format, len(players))
+        if problem:
+            raise self.error(problem, "")
+        fmt = format or default_format(gamedef.header, len(players))
         self.state = State([Player(name, i) for i, name in enumerate(players)], fmt)
         #: each player's pass, by seat (offered at every decision of a window)
         self.passes = [Play("pass", p) for p in self.state.players]

@@ -264,7 +264,14 @@ class Printer:
         inner = pad + INDENT
         lines = self.block(g.sources, inner) + fit(inner, f"players {g.min_players} to {g.max_players}")
         if g.formats:
-            lines += fit(inner, f"formats {' '.join(g.formats)}")
+            counts = {name: (low, high) for name, low, high in g.format_players}
+
+            def one(name):
+                low, high = counts.get(name, (None, None))
+                if low is None:
+                    return name
+                return f"{name} for {low} players" if low == high else f"{name} for {low} to {high} players"
+            lines += fit(inner, f"formats {' '.join(one(name) for name in g.formats)}")
         if g.excerpt_end:
             lines += fit(inner, f"excerpt ends after {g.excerpt_end}{mark(STATEMENT)}{quote(g.excerpt_note)}")
         return self.braces(pad, [(f"game {g.key} {quote(g.title)}", lines)], g)

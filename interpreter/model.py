@@ -14,6 +14,50 @@ from typing import Optional
 from . import ast as A
 
 
+def format_players(header: Optional[A.Game], fmt: str) -> Optional[tuple]:
+    """``(fewest, most)`` players of a format, when the header gives them (``melee for 3 to 8 players``);
+    None for a format open to any number the game is for."""
+    for name, fewest, most in header.format_players if header else ():
+        if name == fmt:
+            return fewest, most
+    return None
+
+
+def default_format(header: Optional[A.Game], count: int) -> str:
+    """The format a game of ``count`` players is played in when none is asked for: the first the header
+    names that is for that many players ("" for a game without formats; the first format, when none is)."""
+    if header is None or not header.formats:
+        return ""
+    for name in header.formats:
+        players = format_players(header, name)
+        if players is None or players[0] <= count <= players[1]:
+            return name
+    return header.formats[0]
+
+
+def default_count(header: Optional[A.Game], fmt: str = "") -> int:
+    """How many players a game is played with when no number is asked for: the fewest the format
+    asked for allows, else the fewest the game allows."""
+    players = format_players(header, fmt) if fmt else None
+    return players[0] if players else header.min_players if header else 2
+
+
+def format_problem(header: Optional[A.Game], fmt: str, count: int) -> str:
+    """What is wrong with playing format ``fmt`` (or the default one, for "") with ``count`` players, in
+    words ("" if nothing): a format the game does not have, or one for another number of players."""
+    if header is None:
+        return ""
+    if fmt and fmt not in header.formats:
+        return f"{header.key} has formats {', '.join(header.formats)}, not '{fmt}'"
+    fmt = fmt or default_format(header, count)
+    players = format_players(header, fmt)
+    if players is not None and not players[0] <= count <= players[1]:
+        fewest, most = players
+        counted = f"{fewest}" if fewest == most else f"{fewest} to {most}"
+        return f"{header.key}'s {fmt} format is for {counted} players, not {count}"
+    return ""
+
+
 @dataclass
 class GameDef:
     """Everything one game declares, indexed by name. Built by ``assemble``; read by every pass."""

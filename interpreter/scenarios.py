@@ -14,7 +14,7 @@ from typing import Optional
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, SourceError, read_source, render, render_all
 from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
-from .model import GameDef
+from .model import GameDef, format_problem
 from .state import Card
 from .syntax import parse_scenarios
 
@@ -86,6 +86,8 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 f"not {len(sc.players)}", sc.span)
         if sc.format and gamedef.header and sc.format not in gamedef.header.formats:
             err("C004", f"unknown format '{sc.format}'", sc.span, near(sc.format, gamedef.header.formats))
+        elif sc.players and format_problem(gamedef.header, sc.format, len(sc.players)):
+            err("C004", format_problem(gamedef.header, sc.format, len(sc.players)), sc.span)
         for step in sc.steps:
             if step.kind == "run":
                 for rid in step.args:

@@ -641,7 +641,7 @@ class Builder:
     # -- game header
     def t_game(self, span, ch):
         key, title, *fields = ch
-        sources, formats = [], ()
+        sources, formats, format_players = [], (), ()
         low = high = 2
         excerpt = ("", "", None)
         for f in fields:
@@ -650,11 +650,12 @@ class Builder:
             elif f[0] == "players":
                 low, high = f[1], f[2]
             elif f[0] == "formats":
-                formats = f[1]
+                formats = tuple(name for name, _, _ in f[1])
+                format_players = tuple(item for item in f[1] if item[1] is not None)
             elif f[0] == "excerpt":
                 excerpt = f[1:]
-        return A.Game(span, str(key), title, tuple(sources), low, high, formats, excerpt[0], excerpt[1],
-                      excerpt[2])
+        return A.Game(span, str(key), title, tuple(sources), low, high, formats, format_players, excerpt[0],
+                      excerpt[1], excerpt[2])
 
     def t_source_decl(self, span, ch):
         return A.Source(span, str(ch[0]), ch[1], ch[2], ch[3] or "")
@@ -663,7 +664,13 @@ class Builder:
         return ("players", int(ch[0]), int(ch[1]))
 
     def t_formats_decl(self, span, ch):
-        return ("formats", tuple(str(c) for c in ch))
+        return ("formats", tuple(ch))
+
+    def t_format_decl(self, span, ch):
+        name, fewest, most = ch
+        if fewest is None:
+            return (str(name), None, None)
+        return (str(name), int(fewest), int(most if most is not None else fewest))
 
     def t_excerpt_decl(self, span, ch):
         return ("excerpt", str(ch[0]), ch[1], self.sp(ch[0]))

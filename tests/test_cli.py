@@ -226,3 +226,30 @@ def test_a_typed_character_that_looks_like_a_digit_is_asked_again():
     agent = InteractiveAgent(stdin=io.StringIO("²\n٣x\n0\n2\n"), stdout=out)
     assert agent._ask(3, "your choice") == 2
     assert out.getvalue().count("please type a number from 1 to 3") == 3
+
+
+# ------------------------------------------------------------------ formats for some numbers of players
+
+
+def test_a_game_is_played_in_the_format_for_its_number_of_players(capsys):
+    # agot: joust for 2 players, melee for 3 to 8; only melee selects titles (1.4)
+    assert exit_code(["run", "agot", "--seed", "1", "--players", "3", "--max-rounds", "1"]) != 2
+    melee = capsys.readouterr().out
+    assert "step 1.4 is skipped" not in melee and "p3" in melee
+    assert exit_code(["run", "agot", "--seed", "1", "--max-rounds", "1"]) != 2
+    joust = capsys.readouterr().out
+    assert "step 1.4 is skipped" in joust and "p3" not in joust
+    assert exit_code(["run", "agot", "--seed", "1", "--format", "melee", "--max-rounds", "1"]) != 2
+    assert "p3" in capsys.readouterr().out          # a melee game has 3 players at fewest
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "2", "--format", "melee"], "agot's melee format is for 3 to 8 players, not 2"),
+    (["--players", "4", "--format", "joust"], "agot's joust format is for 2 players, not 4"),
+    (["--format", "rumble"], "agot has formats joust, melee, not 'rumble'"),
+])
+def test_a_format_for_another_number_of_players_is_a_usage_error(capsys, argv, message):
+    for command in ("run", "simulate"):
+        extra = ["--games", "1"] if command == "simulate" else []
+        assert exit_code([command, "agot", *argv, *extra]) == 2
+        assert capsys.readouterr().err == f"ludex: error: {message}\n"

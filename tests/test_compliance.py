@@ -391,3 +391,14 @@ flow { run 1 run 2 }
     report = C.check_log_text(gamedef, 'game t\nplayers ann, bob\nann plays buy("B")\n', "<test>")
     assert [(f.code, f.span.line) for f in report.findings] == [("V005", 3)]
     assert "B is not one of the choices for its c (first(p.hand))" in report.findings[0].message
+
+
+@pytest.mark.parametrize("head, line, message", [
+    ("players p1, p2\nformat melee\n", 2, "agot's melee format is for 3 to 8 players, not 2"),
+    ("players p1, p2, p3\nformat joust\n", 2, "agot's joust format is for 2 players, not 3"),
+])
+def test_a_log_in_a_format_for_another_number_of_players_is_refused_before_it_is_played(head, line, message):
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(game("agot"), head, "bad.log")
+    [d] = error.value.diagnostics
+    assert (d.code, d.span.line, d.message) == ("L004", line, message)

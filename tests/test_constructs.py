@@ -50,13 +50,14 @@ def test_game_header_names_sources_versions_player_counts_and_formats():
       source main "Rules Reference" version "1.0" "Framework Event Details, pp. 26-27"
       source faq "Frequently Asked Questions" version "1.0"
       players 2 to 8
-      formats joust melee
+      formats joust for 2 players melee for 3 to 8 players open
       excerpt ends after 4.2 "The transcribed pages stop at 4.2."
     }''')
     assert game == A.Game(N, "agot", "A Game of Thrones: The Card Game, Second Edition",
                           (A.Source(N, "main", "Rules Reference", "1.0", "Framework Event Details, pp. 26-27"),
                            A.Source(N, "faq", "Frequently Asked Questions", "1.0", "")),
-                          2, 8, ("joust", "melee"), "4.2", "The transcribed pages stop at 4.2.")
+                          2, 8, ("joust", "melee", "open"), (("joust", 2, 2), ("melee", 3, 8)), "4.2",
+                          "The transcribed pages stop at 4.2.")
     assert (game.span.line, game.span.column) == (1, 1)
     assert (game.excerpt_span.line, game.excerpt_span.column) == (6, 26)
 

@@ -203,3 +203,8 @@ def test_a_random_outcome_fixed_but_never_drawn_is_reported_at_the_line_fixing_i
     [failure] = result.failures
     assert failure.message == "the scenario fixes a random outcome that never happened"
     assert (failure.span.line, failure.span.column) == (7, 3)
+
+
+def test_a_scenario_in_a_format_for_another_number_of_players_is_refused(tmp_path):
+    assert found(tmp_path, scenario('  question "q"\n  answer "a"\n  cite 1.4\n  format melee')) == [
+        ("C004", 1, 1, "agot's melee format is for 3 to 8 players, not 2")]

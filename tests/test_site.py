@@ -154,6 +154,11 @@ def test_home_lists_every_game_with_source_version_and_progress(site):
     assert "% by passing scenarios" in home
 
 
+def test_a_games_page_gives_its_players_and_formats_with_theirs(site):
+    page = read(site, games(site)["agot"].index_page)
+    assert "2 to 8 players · formats <code>joust</code> (2 players), <code>melee</code> (3 to 8 players)" in page
+
+
 def test_every_rule_is_a_heading_with_its_id_in_the_sources_order_on_few_pages(site):
     for key, game in games(site).items():
         if game.game is None:

@@ -355,7 +355,9 @@ def game_index(game: Game) -> str:
     if h:
         facts = [f"game <code>{esc(game.key)}</code>", f"{h.min_players} to {h.max_players} players"]
         if h.formats:
-            facts.append("formats " + ", ".join(f"<code>{esc(f)}</code>" for f in h.formats))
+            counts = {name: (low if low == high else f"{low} to {high}") for name, low, high in h.format_players}
+            facts.append("formats " + ", ".join(
+                f"<code>{esc(f)}</code>" + (f" ({counts[f]} players)" if f in counts else "") for f in h.formats))
         parts.append("<p>" + " · ".join(facts) + "</p>")
         rows = "".join(f"<tr><td><code>{esc(s.key)}</code></td><td>{esc(s.title)}</td><td>{esc(s.version)}</td>"
                        f"<td>{esc(s.detail)}</td></tr>" for s in h.sources)
