@@ -42,6 +42,11 @@ def as_list(value) -> list:
     return [value]
 
 
+#: The most dice one roll may have. Every die is a face drawn and traced; games roll a handful, and a
+#: count far beyond this is a mistake that would fill the machine's memory before anything stopped it.
+DICE_LIMIT = 1000
+
+
 class Compiler:
     """Compiles one game's rules once; the closures it makes serve every game of it played, each
     reading the game in play from its frame (``f.game``)."""
@@ -751,6 +756,8 @@ class Compiler:
             n = count(f)
             if n < 0:
                 raise game.error(f"cannot roll a negative number of dice ({n})", f.rule, s.span)
+            if n > DICE_LIMIT:
+                raise game.error(f"cannot roll {n} dice: a roll has at most {DICE_LIMIT}", f.rule, s.span)
             faces = []
             for _ in range(n):
                 forced, was_forced = game._forced(f"dice {s.dice}")

@@ -1173,8 +1173,9 @@ def test_a_jump_no_sequence_of_steps_takes_is_an_error_at_the_statement(where, f
 @pytest.mark.parametrize("statement, words", [
     ("draw n - 5 from p.deck to p.hand", "cannot draw a negative number of cards (-5)"),
     ("roll n - 2 coin dice as faces", "cannot roll a negative number of dice (-2)"),
+    ("roll n + 1001 coin dice as faces", "cannot roll 1001 dice: a roll has at most 1000"),
 ])
-def test_a_negative_count_of_cards_or_dice_is_an_error_not_none(statement, words):
+def test_a_count_of_cards_or_dice_that_cannot_be_is_an_error_not_none_or_a_hang(statement, words):
     source = f'''
 game t "T" {{ players 2 to 2 }}
 state {{ game counter n = 0  player zone deck  player zone hand }}
