@@ -529,6 +529,8 @@ class Game:
     excerpt_end: str = ""
     excerpt_note: str = ""
     excerpt_span: Span = field(compare=False, repr=False, default=None)
+    #: ``(part, span, first span)`` for each part given twice (``players``, ``formats``, ``excerpt``)
+    given_twice: tuple = field(compare=False, repr=False, default=())
 
 
 @node

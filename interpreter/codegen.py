@@ -65,6 +65,12 @@ def _worth_remembering(body) -> bool:
     return any(isinstance(x, (A.Quantified, A.Ranked, A.Call)) for x in A.descendants(body))
 
 
+#: How many nodes deep ``write`` and ``test`` go into one function's expression before the rest is
+#: called as a closure. Each node opens at most four brackets in the Python written, and Python refuses
+#: source nested about 200 deep: an expression may nest 64 levels (``syntax.MAX_NESTING``), and a value
+#: read in place adds its own body's. No bundled game comes near (the deepest expression is 12).
+_DEEPEST = 40
+
 #: The longest body of a value written where it is read (longer ones are called: written twice, the
 #: code would grow).
 _IN_PLACE_LENGTH = 400
@@ -171,6 +177,8 @@ class ExpressionWriter:
         #: a value's, a state check's) clear it while they are written; ``inline`` keeps it, since what it
         #: writes goes into the legal search itself.
         self.hoisted: dict | None = None
+        #: how many nodes deep the expression being written is (``_DEEPEST``)
+        self.depth = 0
 
     def define(self, source: str, name: str, span):
         """Compile a function's source among the constants written so far; return the function."""
@@ -182,15 +190,15 @@ class ExpressionWriter:
         (its variables) and ``_G`` (the game); a call of its closure where it cannot be written.
         ``scope``: variables of the frame that the function also holds in Python locals (name ->
         local), read from those. ``test``: only whether it holds is asked (``test``)."""
-        outer = self.in_value, self.frame_needed, self.in_iterable
-        self.in_value, self.frame_needed, self.in_iterable = False, False, 0
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.depth
+        self.in_value, self.frame_needed, self.in_iterable, self.depth = False, False, 0, 0
         try:
             return self.test(x, scope or {}) if test else self.write(x, scope or {})
         except _NotWritten:
             self.closures_called += 1
             return f"{self.constant(self.compiler.closure(x))}(f)"
         finally:
-            self.in_value, self.frame_needed, self.in_iterable = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.depth = outer
 
     def local(self, prefix: str) -> str:
         """A name for a Python local of a written function, used nowhere else."""
@@ -201,14 +209,14 @@ class ExpressionWriter:
         """``fn(frame) -> value``, or None for an expression with nothing to gain (a leaf)."""
         if isinstance(x, _LEAVES):
             return None
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = False, False, 0, None
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = False, False, 0, None, 0
         try:
             body = self.write(x, {})
         except _NotWritten:
             return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
         return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    _M = _G.modified\n"
                            f"    return {body}\n",
                             "expression", x.span)
@@ -223,14 +231,17 @@ class ExpressionWriter:
         self.values[v.name] = _pending(self, v)      # a value that reads itself: resolved at run time
         params = [f"_p{i}" for i in range(len(v.params))]
         scope = {name: local for name, local in zip(v.params, params)}
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = True, False, 0, None
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = True, False, 0, None, 0
         self.in_place.add(v.name)
         try:
-            body = self.write(v.body, scope)
+            try:
+                body = self.write(v.body, scope)
+            except _NotWritten:         # too deep to write (``_DEEPEST``) where a quantifier's variable is read
+                body = self.closure(v.body, scope)
             frame_needed = self.frame_needed
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
             self.in_place.discard(v.name)
         args = "".join(p + ", " for p in params)
         into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
@@ -277,9 +288,9 @@ class ExpressionWriter:
         lines = ["def failing(f):", "    _V = f.vars", "    _G = f.game", "    _M = _G.modified"]
         for i, (is_let, stmt) in enumerate(checks):
             if is_let:
-                lines.append(f"    _V[{stmt.var!r}] = {self.write(stmt.value, {})}")
+                lines.append(f"    _V[{stmt.var!r}] = {self.inline(stmt.value)}")
             else:
-                lines.append(f"    if not {self.test(stmt.condition, {})}:")
+                lines.append(f"    if not {self.inline(stmt.condition, test=True)}:")
                 lines.append(f"        return {i}")
         lines.append("    return -1")
         return self.define("\n".join(lines) + "\n", "failing", span)
@@ -391,8 +402,8 @@ class ExpressionWriter:
         """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each
         item whose condition has just become true, run the body; remember which hold. ``frame`` has
         no variables and the check's rule. None when the condition cannot be written as source."""
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted = False, False, 0, None
+        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = False, False, 0, None, 0
         try:
             if check.iterable is not None:
                 items = f"_as_list({self.iterable(check.iterable, {})})"
@@ -403,7 +414,7 @@ class ExpressionWriter:
         except _NotWritten:
             return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted = outer
+            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
         into = f"{{{check.var!r}: {local}}}" if check.iterable is not None else "{}"
         return self.define("\n".join([
             "def poll(f):",
@@ -440,12 +451,35 @@ class ExpressionWriter:
         """``x`` as source for a place that asks only whether it holds (an ``if``, a filter, ``all``):
         ``and`` and ``or`` there need not make their operands ``True`` or ``False`` first."""
         if isinstance(x, A.Binary) and x.op in ("and", "or"):
-            return f"({self.test(x.left, scope)} {x.op} {self.test(x.right, scope)})"
+            if self.depth >= _DEEPEST:
+                return self.closure(x, scope)
+            self.depth += 1
+            try:
+                return f"({self.test(x.left, scope)} {x.op} {self.test(x.right, scope)})"
+            finally:
+                self.depth -= 1
         if isinstance(x, A.Unary) and x.op != "-":
-            return f"(not {self.test(x.operand, scope)})"
+            if self.depth >= _DEEPEST:
+                return self.closure(x, scope)
+            self.depth += 1
+            try:
+                return f"(not {self.test(x.operand, scope)})"
+            finally:
+                self.depth -= 1
         return self.write(x, scope)
 
     def write(self, x, scope: dict) -> str:
+        """``x`` as Python source; deeper than ``_DEEPEST`` nodes, a call of its closure (or
+        ``_NotWritten`` when that would read a quantifier's variable: then the caller's closure)."""
+        if self.depth >= _DEEPEST and not isinstance(x, _LEAVES):
+            return self.closure(x, scope)
+        self.depth += 1
+        try:
+            return self._write(x, scope)
+        finally:
+            self.depth -= 1
+
+    def _write(self, x, scope: dict) -> str:
         method = getattr(self, "w_" + type(x).__name__, None)
         if method is None:
             return self.closure(x, scope)
@@ -631,7 +665,10 @@ class ExpressionWriter:
         return self.closure(x, scope)
 
     def w_IsNone(self, x, scope):
-        return f"({self.write(x.subject, scope)} is {'not ' if x.negated else ''}None)"
+        subject = self.write(x.subject, scope)
+        if _is_literal(subject):        # a number or a text is never none (and Python warns at ``1 is None``)
+            return repr(bool(x.negated))
+        return f"({subject} is {'not ' if x.negated else ''}None)"
 
     def w_IfExpr(self, x, scope):
         c, t, o = self.test(x.condition, scope), self.write(x.then, scope), self.write(x.otherwise, scope)

@@ -103,7 +103,7 @@ class LogBuilder(ScenarioBuilder):
         return ("format", str(ch[0]), span)
 
     def t_seed(self, span, ch):
-        return ("seed", int(ch[0]), span)
+        return ("seed", self.number(ch[0]), span)
 
     def t_setup(self, span, ch):
         return ("setup", ch[0], span)
@@ -401,7 +401,7 @@ def _matches(option, wanted) -> bool:
     return _words(option) == _words(wanted)
 
 
-_ORDINAL = re.compile(r"^(.*\S) #([0-9]+)$", re.S)
+_ORDINAL = re.compile(r"^(.*\S) #([0-9]{1,18})$", re.S)
 
 
 def _split_ordinal(value):

@@ -7,6 +7,7 @@ In: spans from the AST. Out: ``Diagnostic`` values (collected by every pass) and
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
@@ -73,6 +74,10 @@ class Sources:
         self._texts[path] = text
         self._lines.pop(path, None)
 
+    def text(self, path: str) -> Optional[str]:
+        """The whole text of a file added (None if it was not)."""
+        return self._texts.get(path)
+
     def line(self, path: str, number: int) -> Optional[str]:
         lines = self._lines.get(path)
         if lines is None:
@@ -83,7 +88,13 @@ class Sources:
                 except (OSError, LudexError):     # gone, unreadable, or not text: nothing to quote
                     return None
                 self._texts[path] = text
-            lines = self._lines[path] = text.splitlines()
+            # Lines end at "\n" alone, as the parser counts them: ``splitlines`` would also end one at
+            # a form feed, a lone "\r", U+0085 or U+2028 and quote the wrong line. A "\r" before the
+            # "\n" (Windows) is not part of the line.
+            lines = text.split("\n")
+            if lines[-1] == "":
+                lines.pop()             # (the text ends with a line end: there is no line after it)
+            lines = self._lines[path] = [line[:-1] if line.endswith("\r") else line for line in lines]
         if 1 <= number <= len(lines):
             return lines[number - 1]
         if number == len(lines) + 1:
@@ -134,9 +145,30 @@ def _quote(span: Span, sources: Sources, marker: str = "^") -> list[str]:
     else:
         length = max(1, len(text) - start + 1) if marker != "^" else 1
     length = max(1, min(length, max(1, len(text) - start + 1)))
-    underline = marker if length == 1 else marker * length
-    prefix = "".join(ch if ch == "\t" else " " for ch in text[: start - 1])
-    return [f"{gutter} |", f"{span.line} | {text}", f"{gutter} | {prefix}{underline}"]
+    # The caret goes as far across as the characters before it take on screen: a wide (East Asian)
+    # character takes two columns, a combining mark none, a tab is copied (the terminal's tab stops
+    # then apply to both lines alike).
+    underline = marker * max(1, _width(text[start - 1:start - 1 + length]))
+    prefix = "".join(ch if ch == "\t" else " " * _width(ch) for ch in text[: start - 1])
+    return [f"{gutter} |", f"{span.line} | {text.translate(_UNPRINTABLE)}", f"{gutter} | {prefix}{underline}"]
+
+
+#: Characters a terminal would act on rather than show (a lone carriage return, a form feed, the
+#: Unicode line and paragraph separators): quoted as a space, one column, so the caret stays in line.
+_UNPRINTABLE = {c: " " for c in [*range(0x00, 0x09), *range(0x0a, 0x20), *range(0x7f, 0xa0), 0x2028, 0x2029]}
+
+
+def _width(text: str) -> int:
+    """How many columns ``text`` takes on a terminal (a tab counted as one)."""
+    width = 0
+    for ch in text:
+        if ch.isascii():
+            width += 1
+        elif unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me"):
+            continue
+        else:
+            width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
 
 
 def render(diagnostic: Diagnostic, sources: Sources = SOURCES) -> str:

@@ -26,8 +26,17 @@ if TYPE_CHECKING:
     from lark import Lark, Tree
     from lark.exceptions import UnexpectedInput
 
-#: Deeper nesting of braces, brackets or parentheses than this is refused with a positioned error.
+#: Deeper nesting of braces, brackets or parentheses than this is refused with a positioned error;
+#: so is an expression nesting deeper than this without brackets (``1 + 1 + ...``, ``not not ...``,
+#: ``a.b.c...``): every later pass (checks, compiler, the Python written from it, the formatter)
+#: walks an expression as it nests, and Python refuses source nesting some 200 brackets deep.
 MAX_NESTING = 64
+
+#: The most digits a number may have. Numbers in rules, scenarios and logs are counts, ids and
+#: seeds: 18 digits hold any of them and still fit a 64-bit integer, so whatever reads the JSON
+#: output can hold them too. A longer one is a slip of the keyboard (and from 4300 digits on Python
+#: will not even read it).
+MAX_DIGITS = 18
 
 
 @lru_cache(maxsize=None)
@@ -393,8 +402,12 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -
     label = _match_mistake(exc, accepts, start)
     related = ()
     if at_end:
-        lines = text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
+        # (lines end at "\n" alone, as the parser counts them; a "\r" before it is not on the line)
+        lines = text.split("\n")
+        if len(lines) > 1 and lines[-1] == "":
+            lines.pop()
+        last = lines[-1][:-1] if lines[-1].endswith("\r") else lines[-1]
+        line, column = len(lines), len(last) + 1
         message = "unexpected end of file"
         width = 1
         offset = len(text)
@@ -443,6 +456,28 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -
     span = A.Span(path, line, column, line, column + width)
     return Diagnostic("syntax", "E002", message, span, rule=_enclosing_rule(text, offset),
                       expected=_expected_words(accepts, start), related=related, hint=label or "")
+
+
+def _operator_at(path: str, line: int, column: int) -> A.Span | None:
+    """The operator (a word or a sign) at or after ``line:column``, over spaces, comments and
+    closing brackets: where an operand ends, the operator after it. None if the text is gone."""
+    text = SOURCES.text(path)
+    if text is None or line < 1:
+        return None
+    offset = 0
+    for _ in range(line - 1):
+        offset = text.find("\n", offset) + 1
+        if offset == 0:
+            return None
+    match = _OPERATOR.match(text, offset + column - 1)
+    if match is None:
+        return None
+    line, column = _line_column(text, match.start(1))
+    return A.Span(path, line, column, line, column + len(match.group(1)))
+
+
+#: Spaces, comments and closing brackets, then an operator: a word (``and``, ``every``) or a sign.
+_OPERATOR = re.compile(r"(?:\s|#[^\n]*|\))*([a-z]+|[^\s#)])")
 
 
 _WORD_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
@@ -529,6 +564,9 @@ class Builder:
 
     def __init__(self, path: str):
         self.path = path
+        #: id of each expression node that has parts -> (how deep it nests, the node): a leaf is one
+        #: level, a node one more than its deepest part (the node is kept so that its id stays its own)
+        self.depths: dict[int, tuple] = {}
 
     def build(self, tree: Tree, expect=None):
         from lark import Tree
@@ -551,6 +589,45 @@ class Builder:
     def sp(self, token) -> A.Span:
         return _span(self.path, token)
 
+    def number(self, token) -> int:
+        """The value of a number (``INT``); E003 at it when it has more than MAX_DIGITS digits."""
+        if len(token) > MAX_DIGITS:
+            span = self.sp(token)
+            raise SourceError([Diagnostic(
+                "syntax", "E003", f"this number is too long: {len(token)} digits, at most {MAX_DIGITS}",
+                A.Span(span.path, span.line, span.column, span.line, span.column + 1),
+                hint="numbers here are counts, ids and seeds; check for digits typed twice or pasted")])
+        return int(token)
+
+    def nested(self, node, parts, operator=None):
+        """``node``, its depth noted: one level more than its deepest part. E010 when that is more
+        than MAX_NESTING, at its operator: the first thing after the part ``operator`` (an infix or
+        postfix operator, which the tree does not keep), a token (``+``), or where the node begins
+        (a prefix operator: ``not``, ``-``, ``if``, ``every``...). Each chain is refused at the
+        operator of its smallest part that is too deep: in ``1 + 1 + ...``, the 64th ``+``."""
+        depths = self.depths
+        depth = 1
+        for part in parts:
+            found = depths.get(id(part))
+            if found is not None and found[0] > depth:
+                depth = found[0]
+        depth += 1
+        depths[id(node)] = (depth, node)
+        if depth > MAX_NESTING:
+            if isinstance(operator, str):
+                span = self.sp(operator)
+            elif operator is not None:
+                span = _operator_at(self.path, operator.span.end_line, operator.span.end_column) or node.span
+            else:
+                span = _operator_at(self.path, node.span.line, node.span.column) or node.span
+            width = span.end_column - span.column if span.end_line == span.line else 1
+            raise SourceError([Diagnostic(
+                "syntax", "E010", f"this expression nests deeper than {MAX_NESTING} levels",
+                A.Span(span.path, span.line, span.column, span.line, span.column + max(1, width)),
+                hint="each operator takes the expression one level deeper; name parts of it with "
+                     "'let' or a named value (a sum over a list: 'total x in xs: ...')")])
+        return node
+
     # -- module
     def t_start(self, span, ch):
         items = []
@@ -560,7 +637,7 @@ class Builder:
 
     # -- expressions
     def t_number(self, span, ch):
-        return A.Number(span, int(ch[0]))
+        return A.Number(span, self.number(ch[0]))
 
     def t_text(self, span, ch):
         return A.Text(span, ch[0])
@@ -584,48 +661,50 @@ class Builder:
         return A.Name(span, str(ch[0]))
 
     def t_attr(self, span, ch):
-        return A.Attr(span, ch[0], str(ch[1]))
+        return self.nested(A.Attr(span, ch[0], str(ch[1])), ch[:1], ch[0])
 
     def t_index(self, span, ch):
-        return A.Index(span, ch[0], ch[1])
+        return self.nested(A.Index(span, ch[0], ch[1]), ch, ch[0])
 
     def t_call(self, span, ch):
-        return A.Call(span, str(ch[0]), tuple(c for c in ch[1:] if c is not None))
+        args = tuple(c for c in ch[1:] if c is not None)
+        return self.nested(A.Call(span, str(ch[0]), args), args)
 
     def t_listexpr(self, span, ch):
-        return A.ListExpr(span, tuple(c for c in ch if c is not None))
+        items = tuple(c for c in ch if c is not None)
+        return self.nested(A.ListExpr(span, items), items)
 
     def t_neg(self, span, ch):
-        return A.Unary(span, "-", ch[0])
+        return self.nested(A.Unary(span, "-", ch[0]), ch)
 
     def t_not(self, span, ch):
-        return A.Unary(span, "not", ch[0])
+        return self.nested(A.Unary(span, "not", ch[0]), ch)
 
     def t_binary(self, span, ch):
-        return A.Binary(span, str(ch[1]), ch[0], ch[2])
+        return self.nested(A.Binary(span, str(ch[1]), ch[0], ch[2]), (ch[0], ch[2]), ch[1])
 
     t_compare = t_binary
 
     def t_member(self, span, ch):
-        return A.Binary(span, "in", ch[0], ch[1])
+        return self.nested(A.Binary(span, "in", ch[0], ch[1]), ch, ch[0])
 
     def t_not_member(self, span, ch):
-        return A.Binary(span, "not in", ch[0], ch[1])
+        return self.nested(A.Binary(span, "not in", ch[0], ch[1]), ch, ch[0])
 
     def t_and(self, span, ch):
-        return A.Binary(span, "and", ch[0], ch[1])
+        return self.nested(A.Binary(span, "and", ch[0], ch[1]), ch, ch[0])
 
     def t_or(self, span, ch):
-        return A.Binary(span, "or", ch[0], ch[1])
+        return self.nested(A.Binary(span, "or", ch[0], ch[1]), ch, ch[0])
 
     def t_is_none(self, span, ch):
-        return A.IsNone(span, ch[0], False)
+        return self.nested(A.IsNone(span, ch[0], False), ch, ch[0])
 
     def t_is_not_none(self, span, ch):
-        return A.IsNone(span, ch[0], True)
+        return self.nested(A.IsNone(span, ch[0], True), ch, ch[0])
 
     def t_ifexpr(self, span, ch):
-        return A.IfExpr(span, ch[0], ch[1], ch[2])
+        return self.nested(A.IfExpr(span, ch[0], ch[1], ch[2]), ch)
 
     def t_quant(self, span, ch):
         return str(ch[0])
@@ -633,10 +712,10 @@ class Builder:
     t_rank = t_quant
 
     def t_quantified(self, span, ch):
-        return A.Quantified(span, ch[0], str(ch[1]), ch[2], ch[3])
+        return self.nested(A.Quantified(span, ch[0], str(ch[1]), ch[2], ch[3]), ch[2:])
 
     def t_ranked(self, span, ch):
-        return A.Ranked(span, ch[0], str(ch[1]), ch[2], ch[3])
+        return self.nested(A.Ranked(span, ch[0], str(ch[1]), ch[2], ch[3]), ch[2:])
 
     # -- game header
     def t_game(self, span, ch):
@@ -644,33 +723,39 @@ class Builder:
         sources, formats, format_players = [], (), ()
         low = high = 2
         excerpt = ("", "", None)
+        given, twice = {}, []
         for f in fields:
             if isinstance(f, A.Source):
                 sources.append(f)
-            elif f[0] == "players":
+                continue
+            if f[0] in given:
+                twice.append((f[0], f[-1], given[f[0]]))      # the last would silently win
+            else:
+                given[f[0]] = f[-1]
+            if f[0] == "players":
                 low, high = f[1], f[2]
             elif f[0] == "formats":
                 formats = tuple(name for name, _, _ in f[1])
                 format_players = tuple(item for item in f[1] if item[1] is not None)
             elif f[0] == "excerpt":
-                excerpt = f[1:]
+                excerpt = f[1:4]
         return A.Game(span, str(key), title, tuple(sources), low, high, formats, format_players, excerpt[0],
-                      excerpt[1], excerpt[2])
+                      excerpt[1], excerpt[2], tuple(twice))
 
     def t_source_decl(self, span, ch):
         return A.Source(span, str(ch[0]), ch[1], ch[2], ch[3] or "")
 
     def t_players_decl(self, span, ch):
-        return ("players", int(ch[0]), int(ch[1]))
+        return ("players", self.number(ch[0]), self.number(ch[1]), span)
 
     def t_formats_decl(self, span, ch):
-        return ("formats", tuple(ch))
+        return ("formats", tuple(ch), span)
 
     def t_format_decl(self, span, ch):
         name, fewest, most = ch
         if fewest is None:
             return (str(name), None, None)
-        return (str(name), int(fewest), int(most if most is not None else fewest))
+        return (str(name), self.number(fewest), self.number(most if most is not None else fewest))
 
     def t_excerpt_decl(self, span, ch):
         return ("excerpt", str(ch[0]), ch[1], self.sp(ch[0]))
@@ -723,7 +808,7 @@ class Builder:
         title, type_, copies, *items = ch
         fields = tuple(i for i in items if isinstance(i, A.CardField))
         abilities = tuple(i for i in items if isinstance(i, A.Ability))
-        return A.Card(span, title, str(type_), int(copies) if copies is not None else 1, fields, abilities)
+        return A.Card(span, title, str(type_), self.number(copies) if copies is not None else 1, fields, abilities)
 
     def t_card_field(self, span, ch):
         return A.CardField(span, str(ch[0]), ch[1])
@@ -742,7 +827,7 @@ class Builder:
         return A.Deck(span, str(ch[0]), tuple(ch[1:]))
 
     def t_deck_entry(self, span, ch):
-        return (int(ch[0]), ch[1])
+        return (self.number(ch[0]), ch[1])
 
     def t_board(self, span, ch):
         return A.Board(span, str(ch[0]), unquote_lines(ch[1]))
@@ -965,7 +1050,7 @@ class Builder:
         return A.MenuPart(span, count, n, tuple(str(x) for x in names), repeats)
 
     def t_count_n(self, span, ch):
-        return ("n", int(ch[0]))
+        return ("n", self.number(ch[0]))
 
     def t_count_one(self, span, ch):
         return ("one", 1)
@@ -974,7 +1059,7 @@ class Builder:
         return ("any", 0)
 
     def t_count_up_to(self, span, ch):
-        return ("up-to", int(ch[0]))
+        return ("up-to", self.number(ch[0]))
 
     def t_perform(self, span, ch):
         name, *rest = ch

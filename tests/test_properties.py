@@ -214,7 +214,13 @@ def test_nesting_at_the_limit_parses():
     "players" + "[0]" * 2000,
     "1" + " + 1" * 2000,
 ], ids=["not", "minus", "if-then-else", "every", "highest", "attributes", "indexes", "sum"])
-def test_deep_expressions_without_brackets_parse_and_check(expression):
+def test_deep_expressions_without_brackets_are_refused_with_a_positioned_error(expression):
+    """Every pass after the parser walks an expression as it nests: 2000 levels would overflow them
+    (or the Python written from it), so the parser refuses them (E010), without recursing itself."""
     text = ('game g "G" { source main "R" version "1" }\nflow { run 1 }\n'
             f'rule 1 "Deep" {{ let a = {expression} }}\n')
-    assert outcome(text, "deep.ludex") == "parsed"
+    assert outcome(text, "deep.ludex") == "error"
+    with pytest.raises(SourceError) as caught:
+        parse_rules(text, "deep.ludex")
+    (d,) = caught.value.diagnostics
+    assert (d.code, d.span.line) == ("E010", 3)
