@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .state import Zone
+from .state import Card, Player, Zone
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,73 @@ def constant(name: str, returns: str):
         CONSTANTS[name] = Builtin(name, 0, 0, returns, (fn.__doc__ or "").strip(), fn)
         return fn
     return register
+
+
+def value_words(value) -> str:
+    """A value as a message names it: ``none``, ``the number 5``, ``the player ann`` ..."""
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f'the text "{value}"'
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    kind = type(value)
+    if kind is Player:
+        return f"the player {value.name}"
+    if kind is Card:
+        return f"the card {value.title}"
+    if kind is Zone:
+        return f"the zone {value}"
+    return str(value)
+
+
+def _wrong(name: str, value, wanted: str) -> ValueError:
+    """A built-in given a value of the wrong kind, which the static checks could not see (a role no one
+    holds, an item of a list of anything): a ValueError, which the engine reports at the call, in its
+    rule (``players-from: none is not a player``), never Python's own words."""
+    return ValueError(f"{name}: {value_words(value)} is not {wanted}")
+
+
+def _seat(name: str, seats: list, player) -> int:
+    """Where a player sits (anything else is in no seat)."""
+    try:
+        return seats.index(player)
+    except ValueError:
+        raise _wrong(name, player, "a player") from None
+
+
+def _list(name: str, value) -> list:
+    """The items of a list or a zone given to ``name``; a single card or player is a list of one (as
+    ``for each`` reads it); a number, a text or true/false is not a list."""
+    kind = type(value)
+    if kind is Zone:
+        return list(value.cards)
+    if kind is list or kind is tuple:
+        return list(value)
+    if kind is int or kind is bool or kind is str:
+        raise _wrong(name, value, "a list or a zone")
+    return _items([value])
+
+
+def _number(name: str, value) -> int:
+    if type(value) is not int:
+        raise _wrong(name, value, "a number")
+    return value
+
+
+def _not_a_number(xs):
+    """The first item that is not a number (true and false are not)."""
+    return next((x for x in xs if type(x) is not int), None)
+
+
+def _card(name: str, value) -> Card:
+    if type(value) is not Card:
+        raise _wrong(name, value, "a card")
+    return value
 
 
 def _items(args):
@@ -96,7 +163,7 @@ def players_from(game, start):
     """The players still in the game in player order (clockwise), starting with ``start``
     (or, if ``start`` is out of the game, with the next player after that seat)."""
     seats = game.state.players
-    i = seats.index(start)
+    i = _seat("players-from", seats, start)
     return [p for p in seats[i:] + seats[:i] if not p.eliminated]
 
 
@@ -105,7 +172,7 @@ def next_player(game, player):
     """The player on ``player``'s left: the next one in player order still in the game."""
     seats = game.state.players
     n = len(seats)
-    i = seats.index(player)
+    i = _seat("next-player", seats, player)
     for k in range(1, n + 1):
         candidate = seats[(i + k) % n]
         if not candidate.eliminated:
@@ -118,7 +185,7 @@ def previous_player(game, player):
     """The player on ``player``'s right: the previous one in player order still in the game."""
     seats = game.state.players
     n = len(seats)
-    i = seats.index(player)
+    i = _seat("previous-player", seats, player)
     for k in range(1, n + 1):
         candidate = seats[(i - k) % n]
         if not candidate.eliminated:
@@ -129,7 +196,9 @@ def previous_player(game, player):
 @builtin("opponents", 1, returns="list")
 def opponents(game, player):
     """Every other player still in the game, in player order after ``player``."""
-    return [p for p in players_from(game, player) if p is not player]
+    seats = game.state.players
+    i = _seat("opponents", seats, player)
+    return [p for p in seats[i:] + seats[:i] if not p.eliminated and p is not player]
 
 
 # ------------------------------------------------------------------ lists and zones
@@ -142,20 +211,23 @@ def size(game, xs):
         return len(xs.cards)
     if hasattr(xs, "cards"):
         return len(xs.cards)
-    return len(xs)
+    try:
+        return len(xs)
+    except TypeError:
+        raise _wrong("size", xs, "a list or a zone") from None
 
 
 @builtin("top", 1, returns="card")
 def top(game, zone):
     """The top card of a zone (the most recently placed for a pile), or none if it is empty."""
-    cards = zone.cards if type(zone) is Zone else _items([zone])
+    cards = zone.cards if type(zone) is Zone else _list("top", zone)
     return cards[0] if cards else None
 
 
 @builtin("bottom", 1, returns="card")
 def bottom(game, zone):
     """The bottom card of a zone, or none if it is empty."""
-    cards = zone.cards if type(zone) is Zone else _items([zone])
+    cards = zone.cards if type(zone) is Zone else _list("bottom", zone)
     return cards[-1] if cards else None
 
 
@@ -164,14 +236,14 @@ def cards(game, zone):
     """The cards of a zone, top first, as a list."""
     if type(zone) is Zone or hasattr(zone, "cards"):
         return list(zone.cards)
-    return _items([zone])
+    return _list("cards", zone)
 
 
 @builtin("first", 1, returns="any")
 def first(game, xs):
     """The first item of a list, or none."""
     if type(xs) is not list:
-        xs = _items([xs])
+        xs = _list("first", xs)
     return xs[0] if xs else None
 
 
@@ -179,45 +251,45 @@ def first(game, xs):
 def last(game, xs):
     """The last item of a list, or none."""
     if type(xs) is not list:
-        xs = _items([xs])
+        xs = _list("last", xs)
     return xs[-1] if xs else None
 
 
 @builtin("reverse", 1, returns="list")
 def reverse(game, xs):
     """A list in the opposite order."""
-    return list(reversed(_items([xs])))
+    return list(reversed(_list("reverse", xs)))
 
 
 @builtin("without", 2, returns="list")
 def without(game, xs, ys):
     """The items of the first list that are not in the second (or not equal to a single item)."""
     ys = _items([ys]) if isinstance(ys, (list, tuple)) or hasattr(ys, "cards") else [ys]
-    return [x for x in _items([xs]) if x not in ys]
+    return [x for x in _list("without", xs) if x not in ys]
 
 
 @builtin("join", 2, returns="list")
 def join(game, xs, ys):
     """The items of both lists, first then second."""
-    return _items([xs]) + _items([ys])
+    return _list("join", xs) + _list("join", ys)
 
 
 @builtin("owner", 1, returns="player")
 def owner(game, card):
     """The player who owns a card (none for a game-level card)."""
-    return card.owner
+    return _card("owner", card).owner
 
 
 @builtin("zone-of", 1, returns="zone")
 def zone_of(game, card):
     """The zone a card is in."""
-    return card.zone
+    return _card("zone-of", card).zone
 
 
 @builtin("titles", 1, returns="list")
 def titles(game, xs):
     """The titles of a list of cards (or a zone's cards)."""
-    return [c.title for c in _items([xs])]
+    return [_card("titles", c).title for c in _list("titles", xs)]
 
 
 @constant("cards-in-play", "list")
@@ -230,7 +302,9 @@ def _cards_in_play(game):
 @builtin("has-ability", 2, returns="bool")
 def has_ability(game, card, kind):
     """Whether a card's definition has an ability of this kind or name (compared without case)."""
-    definition = game.gamedef.cards.get(card.title)
+    definition = game.gamedef.cards.get(_card("has-ability", card).title)
+    if type(kind) is not str:
+        raise _wrong("has-ability", kind, "a text")
     kind = kind.lower()
     return bool(definition) and any(kind in (a.kind.lower(), a.name.lower()) for a in definition.abilities)
 
@@ -238,7 +312,7 @@ def has_ability(game, card, kind):
 @builtin("flatten", 1, returns="list")
 def flatten(game, lists):
     """One list of the items of a list of lists (or zones), in order."""
-    return [x for xs in lists for x in _items([xs])]
+    return [x for xs in _list("flatten", lists) for x in _list("flatten", xs)]
 
 
 # ------------------------------------------------------------------ arithmetic
@@ -247,39 +321,49 @@ def flatten(game, lists):
 @builtin("sum", 1, None, returns="number")
 def total(game, *args):
     """The sum of numbers (given one by one, or as a list)."""
-    return sum(_items(args))
+    xs = _items(args)
+    try:
+        return sum(xs)
+    except TypeError:
+        raise _wrong("sum", _not_a_number(xs), "a number") from None
 
 
 @builtin("min", 1, None, returns="number")
 def minimum(game, *args):
     """The least of numbers (given one by one, or as a list); 0 for an empty list."""
     xs = _items(args)
-    return min(xs) if xs else 0
+    try:
+        return min(xs) if xs else 0
+    except TypeError:
+        raise _wrong("min", _not_a_number(xs), "a number") from None
 
 
 @builtin("max", 1, None, returns="number")
 def maximum(game, *args):
     """The greatest of numbers (given one by one, or as a list); 0 for an empty list."""
     xs = _items(args)
-    return max(xs) if xs else 0
+    try:
+        return max(xs) if xs else 0
+    except TypeError:
+        raise _wrong("max", _not_a_number(xs), "a number") from None
 
 
 @builtin("abs", 1, returns="number")
 def absolute(game, n):
     """The absolute value of a number."""
-    return abs(n)
+    return abs(_number("abs", n))
 
 
 @builtin("odd", 1, returns="bool")
 def odd(game, n):
     """Whether a number is odd (1, 3, 5, 7 ...)."""
-    return n % 2 == 1
+    return _number("odd", n) % 2 == 1
 
 
 @builtin("even", 1, returns="bool")
 def even(game, n):
     """Whether a number is even (2, 4, 6 ...)."""
-    return n % 2 == 0
+    return _number("even", n) % 2 == 0
 
 
 #: The most numbers ``range`` lists. Rules count through rounds, players, cards, dice, a few hundred at
@@ -291,7 +375,9 @@ RANGE_LIMIT = 100_000
 @builtin("range", 2, returns="list")
 def number_range(game, low, high):
     """The whole numbers from ``low`` to ``high``, both included (at most ``RANGE_LIMIT`` of them)."""
-    if isinstance(low, int) and isinstance(high, int) and high - low + 1 > RANGE_LIMIT:
+    _number("range", low)
+    _number("range", high)
+    if high - low + 1 > RANGE_LIMIT:
         # a ValueError: the engine reports it at the call, in its rule, as a value of the wrong kind
         raise ValueError(f"range({low}, {high}) would list {high - low + 1} numbers, more than the "
                          f"{RANGE_LIMIT} a range may hold")

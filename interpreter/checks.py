@@ -2,10 +2,13 @@
 
 Checked: duplicate and out-of-order rule ids; references to rules that do not exist (goto, run,
 cite, an erratum's rule, "see 3.3" and "step 1.2" in reference text); unknown counters, zones, roles,
-card attributes, card types, actions, dice, built-ins and names; a player or a card where a number
-is needed; statements that can never run and rules whose procedure nothing runs; a goto or a skip
-with no step to go on at or to skip; errata whose words are not in their rule's text or whose source
-is not declared; player ranges, deck counts and ranges that cannot be. Every error is collected.
+card attributes, card types, actions, dice, built-ins and names; values of a kind that cannot be
+meant where the kind is known: a player, a card or true/false where a number is needed, a condition
+that is not true or false, ``==`` between kinds that are never equal, ``for each`` over a number,
+cards to reveal that are not cards; counters whose written bounds cannot hold; statements that can
+never run and rules whose procedure nothing runs; a goto or a skip with no step to go on at or to
+skip; errata whose words are not in their rule's text or whose source is not declared; player
+ranges, deck counts, dice counts and ranges that cannot be. Every error is collected.
 ``Checker.check_script`` checks a scenario's or a log's set-up and expressions the same way.
 """
 
@@ -15,6 +18,9 @@ import re
 
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS, RANGE_LIMIT
+# the most dice a roll may have (a count of 2**64 ran until memory ran out): a count written beyond
+# it is refused here, before anything runs; one worked out beyond it, when the roll is made
+from .compiler import DICE_LIMIT
 from .diagnostics import SOURCES, Diagnostic, Related
 from .model import GameDef, is_numbered, number_key
 
@@ -49,7 +55,22 @@ NOT_ARGUMENT = {
 }
 
 NUMERIC = {"number"}
-NOT_NUMBERS = {"player", "card", "zone", "text", "list"}
+NOT_NUMBERS = {"player", "card", "zone", "text", "list", "bool"}
+#: Kinds that are certainly not true or false. Python's truth would read a number, a player or a list
+#: as true or false by itself (``if 5`` ran its body), a silent wrong answer: a condition of one of
+#: these kinds is refused.
+NOT_CONDITIONS = {"number", "text", "player", "card", "zone", "list", "players"}
+#: What each known kind is compared as by ``==`` and ``!=``: values of two different families are never
+#: equal (a player is never 3 nor "p1"), so comparing them is a mistake. A zone, a list and a list of
+#: players are one family (a list filtered from a zone is typed as the zone).
+COMPARED_AS = {"number": "number", "text": "text", "bool": "bool", "player": "player", "card": "card",
+               "zone": "items", "list": "items", "players": "items"}
+#: Kinds that are certainly not a list to go through (``for each``, ``every``, ``those`` ...). A single
+#: player or card is read as a list of one by design; a number, a text or true/false would be too,
+#: silently (``for each q in 5`` ran once).
+NOT_ITEMS = {"number", "text", "bool"}
+#: Kinds that are certainly not cards (or a list or zone of cards) to reveal, conceal or initiate.
+NOT_CARDS = {"number", "player", "text", "bool", "players"}
 
 # "step 1.2", "see 3.3", "see section 600", "(see section 702)", "rule 500.1d"
 _REFERENCE = re.compile(
@@ -118,19 +139,16 @@ class Checker:
         return self.errors
 
     def check_script(self, players, setup=(), expressions=(), zones=(), winners=(),
-                     set_up="a set-up") -> list[Diagnostic]:
+                     set_up="a set-up", conditions=()) -> list[Diagnostic]:
         """A scenario's or a log's own rules-language parts, checked as the rules are, with its
         players as names of players: its ``setup`` block (``set_up`` names it in messages), the
         expressions it states or names players and cards by, those that must be zones (``force order
-        ann.draw-deck: ...``) and those that must be players (``expect winner ann``). Nothing in a
-        set-up is a step, and nobody is there to answer a decision: a goto, a skip or a decision there
-        is an error."""
+        ann.draw-deck: ...``), those that must be players (``expect winner ann``) and those that must
+        be true or false (``expect ann.gold == 3``). Nothing in a set-up is a step, and nobody is there
+        to answer a decision: a goto, a skip or a decision there is an error."""
         scope = Scope(self, {name: "player" for name in players})
         for x in winners:
-            scope.expr(x)
-            kind = scope.type_of(x)
-            if kind in {"number", "card", "zone", "text", "bool"}:
-                self.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
+            scope.players(x)
         self.check_block(setup, scope, set_up)
         for s in walk(setup):
             if isinstance(s, (A.Choose, A.ChooseNumber, A.Order, A.May, A.Window, A.Turn)):
@@ -144,6 +162,8 @@ class Checker:
                            s.span, hint="let the rules end it: run them, or play the game")
         for x in expressions:
             scope.expr(x)
+        for x in conditions:
+            scope.condition(x)
         for x in zones:
             scope.zone(x)
         return self.errors
@@ -190,6 +210,9 @@ class Checker:
         self.rule = ""
 
     def check_header(self, header: A.Game):
+        for part, span, first in header.given_twice:
+            self.error("S083", f"the game gives its {part} twice", span, related=[Related(first, "first given here")],
+                       hint="give it once: the last would silently win")
         low, high = header.min_players, header.max_players
         span = word_span(header.span, str(low), before=r"players\s+")
         line = SOURCES.line(span.path, span.line) if span.line > 0 else None
@@ -243,8 +266,33 @@ class Checker:
         scope = Scope(self, {})
         for f in self.game.fields.values():
             for expr in (f.initial, f.minimum, f.maximum):
-                if expr is not None:
+                if expr is not None and f.kind in ("counter", "supply"):
+                    scope.number(expr)
+                elif expr is not None:
                     scope.expr(expr)
+            if f.kind == "counter":
+                self.check_bounds(f)
+
+    def check_bounds(self, f: A.StateField):
+        """A counter's written bounds, checked after every step from the set-up on: a minimum above the
+        maximum, or a starting value (0 when none is written) outside them, fails the first check, at
+        run time; it is a mistake in the schema, reported at the declaration."""
+        low, high = (literal_number(x) if x is not None else None for x in (f.minimum, f.maximum))
+        if low is not None and high is not None and low > high:
+            self.error("S079", f"counter '{f.name}' has a min of {low}, above its max of {high}: no value is "
+                       "within its bounds", f.minimum.span, related=[Related(f.maximum.span, "its max is here")])
+            return
+        start = literal_number(f.initial) if f.initial is not None else 0
+        if start is None:
+            return
+        where = f.initial.span if f.initial is not None else word_span(f.span, f.name)
+        given = "" if f.initial is not None else " (it gives no starting value)"
+        for bound, expr, side in ((low, f.minimum, "below its min"), (high, f.maximum, "above its max")):
+            if bound is not None and (start < bound if side.startswith("below") else start > bound):
+                self.error("S079", f"counter '{f.name}' starts at {start}{given}, {side} of {bound}", where,
+                           related=[Related(expr.span, f"its {side[-3:]} is here")],
+                           hint=f"start it within its bounds: {f.name} = {bound}" if not given else
+                           f"give it a starting value within its bounds: = {bound}")
 
     # -- rules
     def check_rule(self, rule: A.Rule):
@@ -263,15 +311,15 @@ class Checker:
             scope = Scope(self, names)
             self.check_event(trigger.event)
             if trigger.iterable is not None:
-                scope.expr(trigger.iterable)
+                scope.items(trigger.iterable)
                 scope = scope.child({trigger.var: element_type(scope.type_of(trigger.iterable))})
             self.check_block(trigger.body, scope, "a trigger")
         for check in rule.checks:
             scope = Scope(self, {})
             if check.iterable is not None:
-                scope.expr(check.iterable)
+                scope.items(check.iterable)
                 scope = scope.child({check.var: element_type(scope.type_of(check.iterable))})
-            scope.expr(check.condition)
+            scope.condition(check.condition)
             self.check_block(check.body, scope, "a state check")
         self.check_block(rule.body, Scope(self, {}), "")
 
@@ -433,24 +481,24 @@ class Checker:
         elif isinstance(s, A.Shuffle):
             scope.zone(s.zone)
         elif isinstance(s, (A.Reveal, A.Conceal)):
-            e(s.cards)
+            scope.cards(s.cards, "reveal" if isinstance(s, A.Reveal) else "conceal")
         elif isinstance(s, A.Emit):
             for a in s.args:
                 e(a)
         elif isinstance(s, A.If):
             for condition, body in s.branches:
-                e(condition)
+                scope.condition(condition)
                 self.check_block(body, scope)
             self.check_block(s.otherwise, scope)
         elif isinstance(s, A.ForEach):
-            e(s.iterable)
+            scope.items(s.iterable)
             self.check_block(s.body, scope.child({s.var: element_type(scope.type_of(s.iterable))}))
         elif isinstance(s, A.Repeat):
             self.check_block(s.body, scope)
             if s.until is not None:
-                e(s.until)
+                scope.condition(s.until)
         elif isinstance(s, A.While):
-            e(s.condition)
+            scope.condition(s.condition)
             self.check_block(s.body, scope)
         elif isinstance(s, (A.Goto, A.Run)):
             how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
@@ -488,12 +536,28 @@ class Checker:
             return scope.child({s.var: element_type(scope.type_of(s.options))})
         elif isinstance(s, A.Roll):
             scope.number(s.count)
+            if literal_number(s.count) is not None and literal_number(s.count) > DICE_LIMIT:
+                self.error("S082", f"cannot roll {literal_number(s.count)} dice: a roll has at most {DICE_LIMIT}",
+                           s.count.span, hint="each die rolled is a face drawn and kept: a count this large is a "
+                                              "mistake")
             if s.dice not in self.game.dice:
                 self.error("S050", f"unknown dice '{s.dice}'", word_span(s.span, s.dice, after=s.count), hint=self.suggest(s.dice, self.game.dice))
             return scope.child({s.var: "list"})
         elif isinstance(s, (A.Window, A.Turn)):
             scope.player(s.starting if isinstance(s, A.Window) else s.player)
+            window = isinstance(s, A.Window)
+            if window and len(s.menu) > 1:
+                self.error("S084", "a window's menu has one part: each opportunity is one play from it or a pass "
+                           "('then' orders the parts of a turn)", s.menu[1].span,
+                           hint="join the plays into one part, or make it a turn: turn of p { ... }")
             for part in s.menu:
+                if window and part.count not in ("one", "any"):
+                    self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
+                               "passes in a row: a count of plays is for a turn", part.span,
+                               hint="write 'exactly one of' or 'any number of', or make it a turn: turn of p { ... }")
+                elif part.count in ("n", "up-to") and part.n < 1:
+                    self.error("S084", f"this part of the turn lets no play ({part.n} of)", part.span,
+                               hint="leave the part out")
                 for name in part.actions:
                     if name not in self.game.actions and name != "pass":
                         self.error("S051", f"unknown action '{name}' in the menu", word_span(part.span, name),
@@ -510,11 +574,11 @@ class Checker:
             for a in s.args:
                 e(a)
         elif isinstance(s, A.Initiate):
-            e(s.cards)
+            scope.cards(s.cards, "initiate")
             if s.ordered_by is not None:
                 scope.player(s.ordered_by)
         elif isinstance(s, A.Require):
-            e(s.condition)
+            scope.condition(s.condition)
             if s.cite not in self.game.rules:
                 self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
                            hint=self.suggest(s.cite, self.game.rules))
@@ -522,10 +586,7 @@ class Checker:
             scope.modifiable(s.target)
             e(s.value)
         elif isinstance(s, (A.Win, A.Eliminate)):
-            e(s.players)
-            kind = scope.type_of(s.players)
-            if kind in {"number", "card", "zone", "text"}:
-                self.error("S021", f"a player is needed here, but this is {article(kind)}", s.players.span)
+            scope.players(s.players)
         return scope
 
     # -- reachability of rules
@@ -766,10 +827,48 @@ class Scope:
 
     # -- typing
     def type_of(self, x) -> str:
+        # a ranked or filtered list holds what its list holds; an attribute or an item depends on its
+        # subject's kind: worked out from the innermost subject outwards (a loop: chains can be long)
+        chain = []
+        while True:
+            if isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
+                x = x.iterable
+            elif isinstance(x, (A.Attr, A.Index)):
+                chain.append(x)
+                x = x.subject
+            else:
+                break
+        kind = self.kind_of(x)
+        for link in reversed(chain):
+            kind = self.attribute_kind(link, kind) if isinstance(link, A.Attr) else element_type(kind)
+        return kind
+
+    def attribute_kind(self, x: A.Attr, subject: str) -> str:
+        """What ``subject.name`` is, for a subject of this kind. A name that is one kind for a player
+        and another for a card (agot: a player's zone 'title', a card's text 'title'), or different
+        kinds in different card types, is known only when the subject is."""
         g = self.checker.game
-        # a ranked or filtered list holds what its list holds (a loop: chains of them can be long)
-        while isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
-            x = x.iterable
+        kinds = set()
+        if subject != "card":
+            f = g.fields.get(x.name)
+            if f is not None and f.scope == "player":
+                kinds.add(field_type(f))
+            if x.name in PLAYER_ATTRIBUTES:
+                kinds.add(PLAYER_ATTRIBUTES[x.name])
+            if subject == "player":
+                # not a player's: reported as unknown, not also as the wrong type
+                return kinds.pop() if len(kinds) == 1 else "any"
+        if x.name in CARD_ATTRIBUTES:
+            kinds.add(CARD_ATTRIBUTES[x.name])
+        for ct in g.card_types.values():
+            for fd in ct.fields:
+                if fd.name == x.name:
+                    kinds.add(fd.type if fd.type in ("number", "text", "player", "card") else "any")
+        return kinds.pop() if len(kinds) == 1 else "any"
+
+    def kind_of(self, x) -> str:
+        """What an expression other than an attribute, an item or a filtered list is."""
+        g = self.checker.game
         if isinstance(x, A.Number):
             return "number"
         if isinstance(x, A.Text):
@@ -790,26 +889,13 @@ class Scope:
                 c = CONSTANTS[x.name].returns
                 return "players" if x.name in ("players", "all-players") else c
             return "any"
-        if isinstance(x, A.Attr):
-            f = g.fields.get(x.name)
-            if f is not None and f.scope == "player":
-                return field_type(f)
-            if x.name in PLAYER_ATTRIBUTES:
-                return PLAYER_ATTRIBUTES[x.name]
-            if isinstance(x.subject, (A.Name, A.Call)) and self.type_of(x.subject) == "player":
-                return "any"          # not a player's: reported as unknown, not also as the wrong type
-            if x.name in CARD_ATTRIBUTES:
-                return CARD_ATTRIBUTES[x.name]
-            for ct in g.card_types.values():
-                for fd in ct.fields:
-                    if fd.name == x.name:
-                        return fd.type if fd.type in ("number", "text", "player", "card") else "any"
-            return "any"
         if isinstance(x, A.Call):
             b = BUILTINS.get(x.name)
             if b is not None:
                 if x.name in ("players-from", "opponents"):
                     return "players"
+                if x.name in ("first", "last") and len(x.args) == 1:
+                    return element_type(self.type_of(x.args[0]))     # first(players): a player
                 return b.returns
             return "any"
         if isinstance(x, A.Binary):
@@ -850,19 +936,30 @@ class Scope:
             elif isinstance(x, A.Unary):
                 if x.op == "-":
                     scope.number(x.operand, walk=False)
+                else:
+                    scope.condition(x.operand, walk=False)
                 stack.append((x.operand, scope))
             elif isinstance(x, A.Binary):
                 if x.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
                     scope.number(x.left, walk=False)
                     scope.number(x.right, walk=False)
+                elif x.op in ("and", "or"):
+                    scope.condition(x.left, walk=False)
+                    scope.condition(x.right, walk=False)
+                elif x.op in ("==", "!="):
+                    scope.compared(x)
                 stack += [(x.left, scope), (x.right, scope)]
             elif isinstance(x, A.IsNone):
                 stack.append((x.subject, scope))
             elif isinstance(x, A.IfExpr):
+                scope.condition(x.condition, walk=False)
                 stack += [(x.condition, scope), (x.then, scope), (x.otherwise, scope)]
             elif isinstance(x, (A.Quantified, A.Ranked)):
+                scope.items(x.iterable, walk=False)
                 inner = scope.child({x.var: element_type(scope.type_of(x.iterable))})
                 stack.append((x.iterable, scope))
+                if isinstance(x, A.Quantified) and x.kind in ("every", "any", "those", "count"):
+                    inner.condition(x.body, walk=False)
                 stack.append((x.body if isinstance(x, A.Quantified) else x.key, inner))
 
     def name(self, x: A.Name):
@@ -944,11 +1041,71 @@ class Scope:
         if kind in NOT_NUMBERS or kind == "players":
             self.checker.error("S020", f"a number is needed here, but this is {article(kind)}", x.span)
 
+    def condition(self, x, walk: bool = True):
+        """A condition (of ``if``, ``while``, ``require``, ``every`` ...): true or false."""
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_CONDITIONS:
+            words = source_words(x, "it")
+            hint = {"number": f"compare it: {words} > 0",
+                    "player": f"to ask whether there is one: {words} is not none",
+                    "card": f"to ask whether there is one: {words} is not none",
+                    "text": f"compare it: {words} == \"...\""}.get(kind, f"to ask whether it holds any: "
+                                                                     f"size({words}) > 0")
+            self.checker.error("S026", f"true or false is needed here, but this is {article(kind)}", x.span,
+                               hint=hint)
+
+    def compared(self, x: A.Binary):
+        """``a == b`` / ``a != b``: values of different kinds are never equal, whatever they hold."""
+        left, right = self.type_of(x.left), self.type_of(x.right)
+        a, b = COMPARED_AS.get(left), COMPARED_AS.get(right)
+        if a is None or b is None or a == b:
+            return
+        always = f"'{x.op}' is always {'false' if x.op == '==' else 'true'} here"
+        if {a, b} == {"player", "text"}:
+            hint = f"compare a player's name (p.name == \"ann\"): {always}"
+        elif {a, b} == {"card", "text"}:
+            hint = f"compare a card's title (c.title == \"A Noble Cause\"): {always}"
+        elif "items" in (a, b):
+            hint = f"to ask whether a list holds it, write 'x in xs': {always}"
+        else:
+            hint = f"they are never equal: {always}"
+        self.checker.error("S027", f"cannot compare {article(left)} with {article(right)}", x.span, hint=hint)
+
+    def items(self, x, walk: bool = True):
+        """A list to go through (``for each``, ``every``, ``those`` ...): a list, a zone, or a single
+        player or card (read as a list of one)."""
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_ITEMS:
+            self.checker.error("S024", f"a list or a zone is needed here, but this is {article(kind)}", x.span,
+                               hint="the items gone through are a list's, a zone's cards, or a single player "
+                                    "or card")
+
+    def cards(self, x, what: str):
+        """Cards to reveal, conceal or initiate: a card, a list of cards or a zone."""
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_CARDS:
+            self.checker.error("S025", f"a card is needed here, but this is {article(kind)}", x.span,
+                               hint=f"'{what}' takes a card, a list of cards or a zone")
+
     def player(self, x):
         self.expr(x)
         kind = self.type_of(x)
         if kind in {"number", "card", "zone", "text"}:
             self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
+
+    def players(self, x):
+        """Who wins or is eliminated: a player or a list of players (each item of a written list a
+        player)."""
+        self.expr(x)
+        for item in x.items if isinstance(x, A.ListExpr) else (x,):
+            kind = self.type_of(item)
+            if kind in {"number", "card", "zone", "text", "bool"}:
+                self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", item.span)
 
     def zone(self, x):
         self.expr(x)

@@ -27,16 +27,21 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def at_least(least: int, note: str = ""):
-    """An argument type: a whole number of at least ``least`` (``note`` says what the least means);
-    anything else is a usage error, never a silent fall-back to a default."""
+def at_least(least: int, note: str = "", most: int = 10 ** 18 - 1):
+    """An argument type: a whole number of at least ``least`` (``note`` says what the least means) and
+    at most ``most`` (18 digits: as a rules or log file may write it); anything else is a usage error,
+    never a silent fall-back to a default."""
     def parse(value: str) -> int:
         try:
-            number = int(value)
+            number = int(value) if len(value) <= 40 else None
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, not '{value}'") from None
+            number = None
+        if number is None:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not '{value[:40]}'")
         if number < least:
             raise argparse.ArgumentTypeError(f"must be at least {least}{note}, not {number}")
+        if number > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}, not {number}")
         return number
     return parse
 
@@ -70,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_fmt)
     p = sub.add_parser("run", help="play a whole game and print its cited trace")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
-    p.add_argument("--seed", type=int, default=1, help="the random seed (the same seed gives the same trace)")
+    p.add_argument("--seed", type=at_least(0), default=1, help="the random seed (the same seed gives the same trace)")
     p.add_argument("--players", type=at_least(1), default=None, metavar="N",
                    help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
@@ -98,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games with random agents; report problems with their seeds")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
     p.add_argument("--games", type=at_least(1), default=100, metavar="N", help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="the first seed; game i plays seed S+i (default 1)")
+    p.add_argument("--seed", type=at_least(0), default=1, help="the first seed; game i plays seed S+i (default 1)")
     p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=1, metavar="J",
                    help="processes to use; --jobs alone (or --jobs 0) uses every core")
     p.add_argument("--players", type=at_least(1), default=None, metavar="N",

@@ -18,7 +18,7 @@ from itertools import repeat as _each_time
 from operator import is_
 
 from . import ast as A
-from .builtins import BUILTINS, CONSTANTS
+from .builtins import BUILTINS, CONSTANTS, value_words
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import Diagnostic, LudexError, SourceError
@@ -561,6 +561,8 @@ class Compiler:
         def reveal(f):
             game = f.game
             for card in as_list(cards(f)):
+                if type(card) is not Card:
+                    raise game.error(f"only a card is revealed, not {value_words(card)}", f.rule, s.span)
                 if not card.face_up:
                     card.face_up = True
                     game.written["face-up"] = game.version
@@ -575,6 +577,8 @@ class Compiler:
         def conceal(f):
             game = f.game
             for card in as_list(cards(f)):
+                if type(card) is not Card:
+                    raise game.error(f"only a card is turned face down, not {value_words(card)}", f.rule, s.span)
                 if card.face_up:
                     card.face_up = False
                     game.written["face-up"] = game.version
@@ -903,6 +907,8 @@ class Compiler:
             game = f.game
             found = []
             for card in as_list(cards(f)):
+                if type(card) is not Card:
+                    raise game.error(f"only a card's abilities initiate, not {value_words(card)}'s", f.rule, s.span)
                 abilities = of_title.get(card.title)
                 if abilities is None:
                     definition = gamedef_cards.get(card.title)

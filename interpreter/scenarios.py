@@ -100,6 +100,10 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 if step.kind == "plays":
                     if step.args[1] not in gamedef.actions:
                         err("C006", f"unknown play '{step.args[1]}'", step.span, near(step.args[1], gamedef.actions))
+            elif step.kind == "expect-offered" and step.args[0] not in sc.players:
+                from .checks import word_span
+                err("C005", f"'{step.args[0]}' is not one of this scenario's players",
+                    word_span(step.span, step.args[0], before=r"offered\s+"), near(step.args[0], sc.players))
             elif step.kind == "expect-refused":
                 if step.args[0] not in gamedef.rules:
                     err("C001", f"there is no rule {step.args[0]}", step.args[2], near(step.args[0], gamedef.rules))
@@ -132,9 +136,11 @@ def check_script_of(gamedef: GameDef, players, setup, steps, set_up: str) -> lis
     hold (expectations, choices, plays' arguments, forced outcomes), its players being names of
     players: an unknown name or a value of the wrong kind is found before anything runs."""
     from .checks import Checker
-    expressions, zones, winners = [], [], []
+    expressions, zones, winners, conditions = [], [], [], []
     for step in steps:
-        if step.kind in ("expect-true", "force-pick"):
+        if step.kind == "expect-true":
+            conditions.append(step.args[0])       # true or false: 'expect 5' would always hold
+        elif step.kind == "force-pick":
             expressions.append(step.args[0])
         elif step.kind in ("expect-winner", "expect-eliminated"):
             winners.append(step.args[0])
@@ -144,7 +150,7 @@ def check_script_of(gamedef: GameDef, players, setup, steps, set_up: str) -> lis
             expressions.append(step.args[1])
         elif step.kind == "plays":
             expressions.extend(step.args[2])
-    return Checker(gamedef).check_script(players, setup, expressions, zones, winners, set_up)
+    return Checker(gamedef).check_script(players, setup, expressions, zones, winners, set_up, conditions)
 
 
 def _creates(body):

@@ -253,3 +253,14 @@ def test_a_format_for_another_number_of_players_is_a_usage_error(capsys, argv, m
         extra = ["--games", "1"] if command == "simulate" else []
         assert exit_code([command, "agot", *argv, *extra]) == 2
         assert capsys.readouterr().err == f"ludex: error: {message}\n"
+
+
+@pytest.mark.parametrize("seed, message", [
+    ("-5", "must be at least 0, not -5"),
+    ("1" + "0" * 18, "must be at most 999999999999999999, not 1" + "0" * 18),
+    ("x", "expected a whole number, not 'x'"),
+])
+def test_a_seed_a_log_could_not_write_is_a_usage_error(capsys, seed, message):
+    for command in ("run", "simulate"):
+        assert exit_code([command, "huntik", "--seed", seed]) == 2
+        assert capsys.readouterr().err.endswith(f"argument --seed: {message}\n")

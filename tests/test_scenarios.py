@@ -60,7 +60,7 @@ def test_values_of_the_wrong_kind_in_expectations_are_the_rules_checks_errors(tm
                     '  expect ann.hand < 3\n'
                     '  expect size(ann.gold) == 3\n'
                     '  expect size(ann.hand, 1) == 3\n'
-                    '  expect cards() == 1\n'
+                    '  expect cards() == ann.hand\n'
                     '  expect -ann.name == 1\n'
                     '  expect winner 3')
     assert found(tmp_path, text) == [
@@ -127,7 +127,7 @@ def test_the_bundled_scenarios_still_pass_their_checks():
 
 
 def test_a_value_of_the_wrong_kind_the_checks_cannot_see_is_an_error_at_the_expression(tmp_path):
-    result = run(tmp_path, scenario("  expect first(ann.hand) + 1 == 3"))
+    result = run(tmp_path, scenario("  expect first(cards(ann.hand)) + 1 == 3"))
     assert result.status == "error"
     d = result.diagnostics[0]
     assert (d.code, d.span.line, d.span.column) == ("C014", 3, 10)
@@ -208,3 +208,61 @@ def test_a_random_outcome_fixed_but_never_drawn_is_reported_at_the_line_fixing_i
 def test_a_scenario_in_a_format_for_another_number_of_players_is_refused(tmp_path):
     assert found(tmp_path, scenario('  question "q"\n  answer "a"\n  cite 1.4\n  format melee')) == [
         ("C004", 1, 1, "agot's melee format is for 3 to 8 players, not 2")]
+
+
+def test_an_expectation_is_true_or_false_and_names_the_scenarios_players(tmp_path):
+    # each of these passed unchecked: 'expect 5' always held, 'expect players' held while anyone played
+    text = scenario('  expect 5\n  expect ann\n  expect "x"\n  expect players\n  expect treasury\n'
+                    '  expect winner [ann, 3]\n  expect offered nosuch: "x"\n  expect ann == 3\n'
+                    '  expect ann.gold == true\n  expect first(players) == "ann"\n  expect ann.gold + true == 1')
+    assert found(tmp_path, text) == [
+        ("S026", 3, 10, "true or false is needed here, but this is a number"),
+        ("S026", 4, 10, "true or false is needed here, but this is a player"),
+        ("S026", 5, 10, "true or false is needed here, but this is text"),
+        ("S026", 6, 10, "true or false is needed here, but this is a list of players"),
+        ("S026", 7, 10, "true or false is needed here, but this is a number"),
+        ("S021", 8, 23, "a player is needed here, but this is a number"),
+        ("C005", 9, 18, "'nosuch' is not one of this scenario's players"),
+        ("S027", 10, 10, "cannot compare a player with a number"),
+        ("S027", 11, 10, "cannot compare a number with true or false"),
+        ("S027", 12, 10, "cannot compare a player with text"),
+        ("S020", 13, 21, "a number is needed here, but this is true or false"),
+    ]
+    # what is meant is accepted: a condition, a list of players, a player's name
+    assert found(tmp_path, scenario('  expect winner [ann, bob]\n  expect first(players).name == "ann"\n'
+                                    '  expect offered bob: "x"\n  expect not ann.eliminated\n  expect ann')) == [
+        ("S026", 7, 10, "true or false is needed here, but this is a player")]
+
+
+def test_a_built_in_given_a_value_of_the_wrong_kind_when_the_rule_runs_says_so_in_its_words(tmp_path):
+    # no scenario line sets first-player: players-from read none, and Python's "None is not in list" leaked
+    result = run(tmp_path, scenario("  expect size(players-from(first-player)) == 2"))
+    assert result.status == "error"
+    d = result.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("C014", 3, 10)
+    assert d.message == "this cannot be worked out with these values (players-from: none is not a player)"
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("players-from", (None,), "players-from: none is not a player"),
+    ("next-player", (5,), "next-player: the number 5 is not a player"),
+    ("opponents", ("ann",), 'opponents: the text "ann" is not a player'),
+    ("owner", (None,), "owner: none is not a card"),
+    ("zone-of", ([],), "zone-of: a list is not a card"),
+    ("size", (5,), "size: the number 5 is not a list or a zone"),
+    ("top", (True,), "top: true is not a list or a zone"),
+    ("first", (3,), "first: the number 3 is not a list or a zone"),
+    ("titles", ([1],), "titles: the number 1 is not a card"),
+    ("abs", ("x",), 'abs: the text "x" is not a number'),
+    ("odd", (None,), "odd: none is not a number"),
+    ("range", (1, "9"), 'range: the text "9" is not a number'),
+    ("sum", ([1, None],), "sum: none is not a number"),
+])
+def test_a_built_in_refuses_a_value_of_the_wrong_kind_in_its_own_words(name, args, message):
+    from types import SimpleNamespace
+    from interpreter.builtins import BUILTINS
+    from interpreter.state import Player
+    game = SimpleNamespace(state=SimpleNamespace(players=[Player("ann", 0), Player("bob", 1)]))
+    with pytest.raises(ValueError) as caught:
+        BUILTINS[name].fn(game, *args)
+    assert str(caught.value) == message
