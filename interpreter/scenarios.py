@@ -7,12 +7,12 @@ script does not answer, or a scripted answer the rules never ask for, is an erro
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, SourceError, read_source, render, render_all
+from .diagnostics import Diagnostic, LudexError, Related, SourceError, read_source, render, render_all
 from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
 from .model import GameDef, format_problem
 from .state import Card
@@ -309,12 +309,23 @@ class Runner:
                                           f"a decision for {leftover.args[0]}", "no such decision was asked"))
         except LudexError as exc:
             r.status = "error"
-            r.diagnostics = list(exc.diagnostics)
+            r.diagnostics = [self._from_here(d) for d in exc.diagnostics]
         if r.status != "error" and r.failures:
             r.status = "failed"
         r.trace = self.game.trace
         r.exercised = {x for x in self.game.rules_exercised() if x in self.gamedef.rules}
         return r
+
+    def _from_here(self, d: Diagnostic) -> Diagnostic:
+        """An error the rules met while running this scenario, placed in the rules file, also points at
+        the scenario's line that ran them: the mistake may well be there (a set-up that leaves out what
+        the rules read)."""
+        here = self.current.span
+        if d.span.path == here.path or here.line <= 0 or any(r.span == here for r in d.related):
+            return d
+        said = "the scenario whose set-up ran the rules" if self.current.kind == "setup" else \
+            "the scenario's line that ran the rules"
+        return replace(d, related=tuple(d.related) + (Related(here, said),))
 
     def step(self, step: A.Step):
         game, kind = self.game, step.kind

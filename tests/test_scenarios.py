@@ -266,3 +266,19 @@ def test_a_built_in_refuses_a_value_of_the_wrong_kind_in_its_own_words(name, arg
     with pytest.raises(ValueError) as caught:
         BUILTINS[name].fn(game, *args)
     assert str(caught.value) == message
+
+
+def test_an_error_the_rules_meet_in_a_scenario_also_points_at_the_scenarios_line_that_ran_them(tmp_path):
+    # The set-up leaves out Myers' space, which Stalk reads: the error is in the rules, the cause here.
+    halloween = load_game("halloween").game
+    path = tmp_path / "s.scenario"
+    path.write_text('scenario "s" {\n  question "q"\n  answer "a"\n  cite myers-actions.stalk\n'
+                    '  players mike, ann\n  setup {\n    set myers-player = mike\n'
+                    '    create "Michael Myers" into myers-mat\n  }\n  mike passes\n  mike plays stalk\n'
+                    '  run myers-actions\n}\n', encoding="utf-8")
+    [s] = load_scenarios(halloween, path).scenarios
+    result = run_scenario(halloween, s)
+    [d] = result.diagnostics
+    assert d.span.path.endswith("halloween.ludex")
+    [here] = [r for r in d.related if r.span.path == str(path)]
+    assert (here.span.line, here.message) == (12, "the scenario's line that ran the rules")
