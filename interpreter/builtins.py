@@ -152,7 +152,7 @@ def _format(game):
     return game.state.format
 
 
-@constant("nobody", "player")
+@constant("nobody", "none")
 def _nobody(game):
     """No player (the same as none), for roles no one holds."""
     return None

@@ -41,7 +41,7 @@ MAX_COPIES = 1000
 #: What a built-in's arguments must be, where another kind fails when the rule runs: ``items`` a list
 #: or a zone, ``player``, ``card`` or ``number`` (a built-in not listed takes anything).
 ARGUMENT_KINDS = {
-    "size": ("items",), "reverse": ("items",), "titles": ("items",), "flatten": ("items",),
+    "size": ("counted",), "reverse": ("items",), "titles": ("items",), "flatten": ("items",),
     "without": ("items",), "join": ("items", "items"),
     "players-from": ("player",), "next-player": ("player",), "previous-player": ("player",),
     "opponents": ("player",), "owner": ("card",), "zone-of": ("card",), "has-ability": ("card",),
@@ -49,7 +49,9 @@ ARGUMENT_KINDS = {
 }
 #: For each kind of argument, the kinds of value that are certainly not it, and the message's code.
 NOT_ARGUMENT = {
-    "items": ({"number", "bool", "player", "card"}, "S024", "a list or a zone"),
+    # a single card or player is read as a list of one (``builtins._list``); ``size`` counts only a list
+    "items": ({"number", "bool", "text"}, "S024", "a list or a zone"),
+    "counted": ({"number", "bool", "text", "player", "card"}, "S024", "a list or a zone"),
     "player": ({"number", "card", "zone", "text", "bool", "list", "players"}, "S021", "a player"),
     "card": ({"number", "player", "zone", "text", "bool", "list", "players"}, "S025", "a card"),
 }
@@ -233,6 +235,15 @@ class Checker:
             elif fewest < low or most > high:
                 self.error("S075", f"format {name} is for {fewest} to {most} players, but the game is for {low} "
                            f"to {high}", where, hint="a format's players are some of the game's")
+        counted = {name for name, _, _ in header.format_players}
+        if header.formats and all(name in counted for name in header.formats) and low <= high:
+            covered = {n for _, fewest, most in header.format_players for n in range(fewest, most + 1)}
+            missing = [n for n in range(low, high + 1) if n not in covered]
+            if missing:
+                self.error("S075", f"no format of the game is for {', '.join(map(str, missing))} "
+                           f"player{'s' if missing != [1] else ''}, though the game is for {low} to {high}",
+                           word_span(header.span, "formats"),
+                           hint="give every number of players a format, or leave one format open to any number")
 
     def check_card_types(self):
         for ctype in self.game.card_types.values():
@@ -551,7 +562,7 @@ class Checker:
                            "('then' orders the parts of a turn)", s.menu[1].span,
                            hint="join the plays into one part, or make it a turn: turn of p { ... }")
             for part in s.menu:
-                if window and part.count not in ("one", "any"):
+                if window and part.count not in ("one", "any") and not (part.count == "n" and part.n == 1):
                     self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
                                "passes in a row: a count of plays is for a turn", part.span,
                                hint="write 'exactly one of' or 'any number of', or make it a turn: turn of p { ... }")
@@ -832,6 +843,7 @@ class Scope:
         chain = []
         while True:
             if isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
+                chain.append(None)          # a list filtered from a single card or player is a list
                 x = x.iterable
             elif isinstance(x, (A.Attr, A.Index)):
                 chain.append(x)
@@ -840,7 +852,10 @@ class Scope:
                 break
         kind = self.kind_of(x)
         for link in reversed(chain):
-            kind = self.attribute_kind(link, kind) if isinstance(link, A.Attr) else element_type(kind)
+            if link is None:
+                kind = {"card": "list", "player": "players"}.get(kind, kind)
+            else:
+                kind = self.attribute_kind(link, kind) if isinstance(link, A.Attr) else element_type(kind)
         return kind
 
     def attribute_kind(self, x: A.Attr, subject: str) -> str:
@@ -896,6 +911,9 @@ class Scope:
                     return "players"
                 if x.name in ("first", "last") and len(x.args) == 1:
                     return element_type(self.type_of(x.args[0]))     # first(players): a player
+                if x.name in ("top", "bottom") and len(x.args) == 1:
+                    of = self.type_of(x.args[0])                     # a zone's card; a list's item
+                    return "card" if of == "zone" else of if of in ("card", "player") else element_type(of)
                 return b.returns
             return "any"
         if isinstance(x, A.Binary):

@@ -792,7 +792,7 @@ class ExpressionWriter:
         """The title a quantifier over the cards in play asks for first: ``t`` when its test begins
         ``d.title == t`` (or ``t == d.title``) and ``t`` does not read ``d``; else None. Such a
         quantifier looks only at the cards of that title (``Game.cards_in_play_titled``)."""
-        if x.kind == "total":
+        if x.kind in ("total", "every"):     # (every card is tested: one of another title makes it false)
             return None
         first = x.body
         while isinstance(first, A.Binary) and first.op == "and":

@@ -270,7 +270,9 @@ class Printer:
                 low, high = counts.get(name, (None, None))
                 if low is None:
                     return name
-                return f"{name} for {low} players" if low == high else f"{name} for {low} to {high} players"
+                if low == high:
+                    return f"{name} for {low} player{'s' if low != 1 else ''}"
+                return f"{name} for {low} to {high} players"
             lines += fit(inner, f"formats {' '.join(one(name) for name in g.formats)}")
         if g.excerpt_end:
             lines += fit(inner, f"excerpt ends after {g.excerpt_end}{mark(STATEMENT)}{quote(g.excerpt_note)}")

@@ -53,8 +53,8 @@ def format_problem(header: Optional[A.Game], fmt: str, count: int) -> str:
     players = format_players(header, fmt)
     if players is not None and not players[0] <= count <= players[1]:
         fewest, most = players
-        counted = f"{fewest}" if fewest == most else f"{fewest} to {most}"
-        return f"{header.key}'s {fmt} format is for {counted} players, not {count}"
+        counted = f"{fewest} player{'s' if fewest != 1 else ''}" if fewest == most else f"{fewest} to {most} players"
+        return f"{header.key}'s {fmt} format is for {counted}, not {count}"
     return ""
 
 

@@ -27,7 +27,8 @@ class Goto(Exception):
         self.word = word
 
     def __str__(self) -> str:
-        return f"'{self.word} to {self.target}' in rule {self.rule}: step {self.target} is not a step of " \
+        where = f"rule {self.rule}" if self.rule else "the flow"
+        return f"'{self.word} to {self.target}' in {where}: step {self.target} is not a step of " \
                "a sequence running here (a step returns or proceeds to a step beside it)"
 
 
@@ -39,7 +40,8 @@ class SkipStep(Exception):
         self.span = span
 
     def __str__(self) -> str:
-        return f"'skip this step' in rule {self.rule}: no step of the procedure is running here to skip"
+        where = f"rule {self.rule}" if self.rule else "the flow"
+        return f"'skip this step' in {where}: no step of the procedure is running here to skip"
 
 
 @dataclass(slots=True)

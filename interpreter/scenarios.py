@@ -210,7 +210,7 @@ class Runner:
         self.game.choose_again = self._choose_again
         self.current: A.Step = A.Step(scenario.span, "setup")
         self.result = Result(scenario)
-        #: where the script first fixes each kind of random outcome (``dice attack``, ``pick``)
+        #: for each kind of random outcome (``dice attack``, ``pick``): the line fixing each outcome, in order
         self.forced_at: dict = {}
 
     # -- resolving the script's words against the game
@@ -299,7 +299,8 @@ class Runner:
                 self.step(step)
             for kind, queue in self.game.forced.items():
                 if queue:
-                    r.failures.append(Failure(self.forced_at.get(kind, self.scenario.span),
+                    lines = self.forced_at.get(kind, [])     # the outcomes left over are the last ones forced
+                    r.failures.append(Failure(lines[-len(queue)] if len(queue) <= len(lines) else self.scenario.span,
                                               "the scenario fixes a random outcome that "
                                               "never happened", f"{kind}: {_words(list(queue))}",
                                               "no such random outcome was drawn"))
@@ -333,14 +334,14 @@ class Runner:
             self.script.queue.append(step)
         elif kind == "force-dice":
             game.force(f"dice {step.args[0]}", *step.args[1])
-            self.forced_at.setdefault(f"dice {step.args[0]}", step.span)
+            self.forced_at.setdefault(f"dice {step.args[0]}", []).extend([step.span] * len(step.args[1]))
         elif kind == "force-order":
             zone = self.value(step.args[0])
             game.force(f"order {zone}", list(step.args[1]))
-            self.forced_at.setdefault(f"order {zone}", step.span)
+            self.forced_at.setdefault(f"order {zone}", []).append(step.span)
         elif kind == "force-pick":
             game.force("pick", _words(self.value(step.args[0])))
-            self.forced_at.setdefault("pick", step.span)
+            self.forced_at.setdefault("pick", []).append(step.span)
         elif kind == "run":
             first, last = step.args
             ids = [first]

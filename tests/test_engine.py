@@ -1164,11 +1164,12 @@ def test_a_jump_no_sequence_of_steps_takes_is_an_error_at_the_statement(where, f
     d = exc.value.diagnostics[0]
     assert (d.span.line, d.span.column) == (line, source.splitlines()[line - 1].index(jump if where != "the flow"
                                                                                        else flow) + 1)
+    place = "the flow" if where == "the flow" else "rule "
     if jump == "skip this step":
-        assert d.message.startswith("'skip this step' in rule ") and "no step of the procedure" in d.message
+        assert d.message.startswith(f"'skip this step' in {place}") and "no step of the procedure" in d.message
     else:
         target = jump.split()[-1]
-        assert d.message.startswith(f"'{jump}' in rule ") and f"step {target} is not a step of a sequence" in d.message
+        assert d.message.startswith(f"'{jump}' in {place}") and f"step {target} is not a step of a sequence" in d.message
 
 
 @pytest.mark.parametrize("statement, words", [
@@ -1234,3 +1235,41 @@ def test_a_number_or_text_asked_whether_it_is_none_is_answered_without_a_python_
         game = Game(_game_from(source), ["a", "b"], RandomAgent(0))
         game.run()
     assert game.state.fields["n"] == 0
+
+
+
+def test_every_card_in_play_is_tested_by_every_even_when_it_asks_for_a_title_first():
+    # (the title index serves 'those', 'any' and 'count'; 'every' must see the cards of other titles)
+    source = TITLED.replace("TEST", "d.title == c.title").replace(
+        "for each c in cards(p.hand) { increase p.copies by size(copies-of(p, c)) }",
+        'if every d in cards-in-play: d.title == "A" { increase p.copies by 1 } '
+        'if every d in cards-in-play: d.title == "A" or d.title == "B" { increase p.copies by 10 }')
+    game = Game(_game_from(source), ["ann", "bob"], RandomAgent(1))
+    game.run()
+    assert [p.fields["copies"] for p in game.state.players] == [10, 10]
+
+
+def test_lists_of_one_and_none_are_read_as_the_language_guide_says():
+    # a single card or player is a list of one; nobody is none; top of a list is its first item
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { player zone hand  role first-player  game counter n = 0 }
+card type token { power: number = 1  holder: player = none }
+card "A" token { }
+rule 1 "Deal" {
+  text "Each player gets A; the checks below all hold."
+  set first-player = first(players)
+  for each p in players { create ["A"] into p.hand }
+  let c = top(first-player.hand)
+  if size(join(players, first-player)) == 3 and size(reverse(first-player)) == 1 and titles(c) == ["A"] {
+    increase n by 1
+  }
+  if top(players) == first-player and size(those x in c: x.power > 0) == 1 and c.holder == nobody {
+    increase n by 1
+  }
+}
+flow { run 1 }
+''')
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
+    game.run()
+    assert game.state.fields["n"] == 2

@@ -282,3 +282,22 @@ def test_an_error_the_rules_meet_in_a_scenario_also_points_at_the_scenarios_line
     assert d.span.path.endswith("halloween.ludex")
     [here] = [r for r in d.related if r.span.path == str(path)]
     assert (here.span.line, here.message) == (12, "the scenario's line that ran the rules")
+
+
+def test_the_random_outcome_left_over_is_reported_at_the_line_that_fixed_it_not_an_earlier_one(tmp_path):
+    (tmp_path / "t.ludex").write_text('''
+game t "T" { players 2 to 2 }
+state { game counter n = 0 }
+dice coin { faces heads, tails }
+rule 1 "Toss" { text "Toss a coin." roll 1 coin dice as faces increase n by 1 }
+flow { run 1 }
+''', encoding="utf-8")
+    loaded = load_paths("t", [tmp_path / "t.ludex"])
+    assert loaded.ok, render_all(loaded.diagnostics)
+    path = tmp_path / "s.scenario"
+    path.write_text(scenario('  question "q"\n  answer "a"\n  cite 1\n  force dice coin: heads\n  run 1\n'
+                             '  force dice coin: tails'), encoding="utf-8")
+    [s] = load_scenarios(loaded.game, path).scenarios
+    [failure] = run_scenario(loaded.game, s).failures
+    assert failure.message == "the scenario fixes a random outcome that never happened"
+    assert failure.span.line == 8               # the second force: the first was rolled
