@@ -451,22 +451,20 @@ class ExpressionWriter:
         """``x`` as source for a place that asks only whether it holds (an ``if``, a filter, ``all``):
         ``and`` and ``or`` there need not make their operands ``True`` or ``False`` first."""
         if isinstance(x, A.Binary) and x.op in ("and", "or"):
-            if self.depth >= _DEEPEST:
-                return self.closure(x, scope)
-            self.depth += 1
-            try:
+            def written():
                 return f"({self.test(x.left, scope)} {x.op} {self.test(x.right, scope)})"
-            finally:
-                self.depth -= 1
-        if isinstance(x, A.Unary) and x.op != "-":
-            if self.depth >= _DEEPEST:
-                return self.closure(x, scope)
-            self.depth += 1
-            try:
+        elif isinstance(x, A.Unary) and x.op != "-":
+            def written():
                 return f"(not {self.test(x.operand, scope)})"
-            finally:
-                self.depth -= 1
-        return self.write(x, scope)
+        else:
+            return self.write(x, scope)
+        if self.depth >= _DEEPEST:
+            return self.closure(x, scope)
+        self.depth += 1
+        try:
+            return written()
+        finally:
+            self.depth -= 1
 
     def write(self, x, scope: dict) -> str:
         """``x`` as Python source; deeper than ``_DEEPEST`` nodes, a call of its closure (or
