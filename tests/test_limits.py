@@ -89,42 +89,33 @@ def _refused(exc_info, line_text: str, line: int, kind: str, levels: int) -> Non
 LEVELS = [MAX_NESTING - 1, MAX_NESTING, MAX_NESTING + 1, 210, 5000]
 
 
-@pytest.mark.parametrize("levels", LEVELS)
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_chain_in_rules_parses_up_to_the_limit_and_is_refused_at_its_operator_beyond(kind, levels):
-    text = MINI.replace("EXPR", chain(kind, levels))
-    if levels <= MAX_NESTING:
-        parse_rules(text, "chain.ludex")
-        return
-    with pytest.raises(SourceError) as caught:
-        parse_rules(text, "chain.ludex")
-    _refused(caught, text.splitlines()[EXPR_LINE - 1], EXPR_LINE, kind, levels)
+def _in_rules(expression):
+    text = MINI.replace("EXPR", expression)
+    return parse_rules, text, "chain.ludex", EXPR_LINE
+
+
+def _in_a_scenario(expression):
+    line = f"  setup {{ let zs = {expression} }}"
+    return parse_scenarios, f'scenario "chain" {{\n  players ann, bob\n{line}\n  expect true\n}}\n', "chain.scenario", 3
+
+
+def _in_a_log(expression):
+    line = f"setup {{ let zq = {expression} }}"
+    return parse_log, f"game mini\nplayers p1, p2\nseed 1\n{line}\n", "chain.log", 4
 
 
 @pytest.mark.parametrize("levels", LEVELS)
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_chain_in_a_scenario_is_held_to_the_same_limit(kind, levels):
-    line = f"  setup {{ let zs = {chain(kind, levels)} }}"
-    text = f'scenario "chain" {{\n  players ann, bob\n{line}\n  expect true\n}}\n'
+@pytest.mark.parametrize("place", [_in_rules, _in_a_scenario, _in_a_log], ids=["rules", "scenario", "log"])
+def test_a_chain_parses_up_to_the_limit_and_is_refused_at_its_operator_beyond(place, kind, levels):
+    # the same limit in rules, a scenario's set-up and a log's
+    parse, text, path, line = place(chain(kind, levels))
     if levels <= MAX_NESTING:
-        parse_scenarios(text, "chain.scenario")
+        parse(text, path)
         return
     with pytest.raises(SourceError) as caught:
-        parse_scenarios(text, "chain.scenario")
-    _refused(caught, line, 3, kind, levels)
-
-
-@pytest.mark.parametrize("levels", LEVELS)
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_chain_in_a_logs_setup_is_held_to_the_same_limit(kind, levels):
-    line = f"setup {{ let zq = {chain(kind, levels)} }}"
-    text = f"game mini\nplayers p1, p2\nseed 1\n{line}\n"
-    if levels <= MAX_NESTING:
-        parse_log(text, "chain.log")
-        return
-    with pytest.raises(SourceError) as caught:
-        parse_log(text, "chain.log")
-    _refused(caught, line, 4, kind, levels)
+        parse(text, path)
+    _refused(caught, text.splitlines()[line - 1], line, kind, levels)
 
 
 def test_the_chains_within_the_limit_nest_as_deep_as_they_say():
