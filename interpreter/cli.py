@@ -27,7 +27,11 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def at_least(least: int, note: str = "", most: int = 10 ** 18 - 1):
+#: The largest number a rules or log file may write (18 digits, E003), so the largest seed.
+SEED_MOST = 10 ** 18 - 1
+
+
+def at_least(least: int, note: str = "", most: int = SEED_MOST):
     """An argument type: a whole number of at least ``least`` (``note`` says what the least means) and
     at most ``most`` (18 digits: as a rules or log file may write it); anything else is a usage error,
     never a silent fall-back to a default."""
@@ -388,6 +392,9 @@ def cmd_check_log(args) -> int:
 
 def cmd_simulate(args) -> int:
     from .compliance import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
+    if args.seed + args.games - 1 > SEED_MOST:          # game i plays seed S+i: each must be a seed
+        args.usage_error(f"argument --seed: {args.games} games from seed {args.seed} go past the last seed, "
+                         f"{SEED_MOST}")
     gamedef = load_one(args.game)
     problem = table_problem(gamedef, args.players, args.format)
     if problem:

@@ -48,6 +48,8 @@ def format_problem(header: Optional[A.Game], fmt: str, count: int) -> str:
     if header is None:
         return ""
     if fmt and fmt not in header.formats:
+        if not header.formats:
+            return f"{header.key} has no formats, so no format '{fmt}'"
         return f"{header.key} has formats {', '.join(header.formats)}, not '{fmt}'"
     fmt = fmt or default_format(header, count)
     players = format_players(header, fmt)

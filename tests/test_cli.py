@@ -264,3 +264,14 @@ def test_a_seed_a_log_could_not_write_is_a_usage_error(capsys, seed, message):
     for command in ("run", "simulate"):
         assert exit_code([command, "huntik", "--seed", seed]) == 2
         assert capsys.readouterr().err.endswith(f"argument --seed: {message}\n")
+
+
+def test_simulated_games_whose_seeds_would_pass_the_last_seed_are_a_usage_error(capsys):
+    assert exit_code(["simulate", "huntik", "--seed", "999999999999999999", "--games", "2"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "argument --seed: 2 games from seed 999999999999999999 go past the last seed, 999999999999999999\n")
+
+
+def test_a_format_asked_of_a_game_without_formats_says_it_has_none(capsys):
+    assert exit_code(["run", "huntik", "--format", "x"]) == 2
+    assert capsys.readouterr().err == "ludex: error: huntik has no formats, so no format 'x'\n"
