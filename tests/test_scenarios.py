@@ -301,3 +301,16 @@ flow { run 1 }
     [failure] = run_scenario(loaded.game, s).failures
     assert failure.message == "the scenario fixes a random outcome that never happened"
     assert failure.span.line == 8               # the second force: the first was rolled
+
+
+def test_a_stray_jump_in_the_flow_of_a_game_a_scenario_plays_is_an_error_at_it():
+    # (rules compiled without the static checks, which refuse it: S073)
+    from interpreter.model import assemble
+    from interpreter.syntax import parse_rules, parse_scenarios
+    gamedef = assemble("t", [parse_rules('game t "T" { players 2 to 2 }\nstate { game counter n = 0 }\n'
+                                         'flow { skip this step }\n', "t.ludex")])
+    [s] = parse_scenarios(scenario('  question "q"\n  answer "a"\n  play the game'), "s.scenario").scenarios
+    result = run_scenario(gamedef, s)
+    [d] = result.diagnostics
+    assert result.status == "error" and (d.span.path, d.span.line) == ("t.ludex", 3)
+    assert d.message == "'skip this step' in the flow: no step of the procedure is running here to skip"
