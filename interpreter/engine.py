@@ -105,6 +105,11 @@ class Game:
         self._cards_checked_at = -1
         self.exercised: set = set()
         self._in_play_zones = None      # the zones marked in-play, players in seat order
+        #: the cards in play (``cards_in_play_now``) and their index by title, and ``cards_moved`` when
+        #: they were listed
+        self._in_play: list = []
+        self._titles_in_play: Optional[dict] = None
+        self._in_play_at = -1
         self.current_span: Optional[A.Span] = None
         #: told each event as it is recorded (``listen``)
         self.listeners: tuple[Callable[[TraceEvent], None], ...] = ()
@@ -417,27 +422,25 @@ class Game:
         return list(self.cards_in_play_now())
 
     def cards_in_play_now(self) -> list:
-        """``cards_in_play`` as remembered until the state next changes: to look over, never to change
-        (written rules' quantifiers read it so, since an expression changes nothing while it looks)."""
-        if self._remembered_at != self.version:
-            self._remembered_at = self.version
-            self._remembered = {}
-        memo = self._remembered
-        cards = memo.get("cards in play")
-        if cards is None:
+        """``cards_in_play`` as remembered until a card is next created, moved or reordered
+        (``cards_moved``): to look over, never to change (written rules' quantifiers read it so, since an
+        expression changes nothing while it looks)."""
+        if self._in_play_at != self.cards_moved:
+            self._in_play_at = self.cards_moved
+            self._titles_in_play = None
             zones = self._in_play_zones
             if zones is None:
                 zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
-            cards = memo["cards in play"] = [c for z in zones for c in z.cards]
-        return cards
+            self._in_play = [c for z in zones for c in z.cards]
+        return self._in_play
 
     def cards_in_play_titled(self, title) -> list:
         """The cards in play with this title, in the order of ``cards_in_play``: from an index made
-        once until the state next changes (to look over, never to change)."""
-        cards = self.cards_in_play_now()        # (and forgets the index when the state has changed)
-        index = self._remembered.get("titles in play")
+        once until a card next moves (to look over, never to change)."""
+        cards = self.cards_in_play_now()        # (and forgets the index when a card has moved)
+        index = self._titles_in_play
         if index is None:
-            index = self._remembered["titles in play"] = {}
+            index = self._titles_in_play = {}
             for card in cards:
                 found = index.get(card.title)
                 if found is None:
