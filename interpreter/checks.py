@@ -4,11 +4,12 @@ Checked: duplicate and out-of-order rule ids; references to rules that do not ex
 cite, an erratum's rule, "see 3.3" and "step 1.2" in reference text); unknown counters, zones, roles,
 card attributes, card types, actions, dice, built-ins and names; values of a kind that cannot be
 meant where the kind is known: a player, a card or true/false where a number is needed, a condition
-that is not true or false, ``==`` between kinds that are never equal, ``for each`` over a number,
-cards to reveal that are not cards; counters whose written bounds cannot hold; statements that can
-never run and rules whose procedure nothing runs; a goto or a skip with no step to go on at or to
-skip; errata whose words are not in their rule's text or whose source is not declared; player
-ranges, deck counts, dice counts and ranges that cannot be. Every error is collected.
+that is not true or false, ``==`` between kinds that are never equal (a zone and a list among them),
+``for each`` over a number, cards to reveal that are not cards, a list where only a zone will do;
+counters whose written bounds cannot hold; statements that can never run and rules whose procedure
+nothing runs; a goto or a skip with no step to go on at or to skip; errata whose words are not in their
+rule's text or whose source is not declared; player ranges, deck counts, dice counts and ranges that
+cannot be. Every error is collected.
 ``Checker.check_script`` checks a scenario's or a log's set-up and expressions the same way.
 """
 
@@ -52,27 +53,33 @@ NOT_ARGUMENT = {
     # a single card or player is read as a list of one (``builtins._list``); ``size`` counts only a list
     "items": ({"number", "bool", "text"}, "S024", "a list or a zone"),
     "counted": ({"number", "bool", "text", "player", "card"}, "S024", "a list or a zone"),
-    "player": ({"number", "card", "zone", "text", "bool", "list", "players"}, "S021", "a player"),
-    "card": ({"number", "player", "zone", "text", "bool", "list", "players"}, "S025", "a card"),
+    "player": ({"number", "card", "zone", "text", "bool", "list", "cards", "players"}, "S021", "a player"),
+    "card": ({"number", "player", "zone", "text", "bool", "list", "cards", "players"}, "S025", "a card"),
 }
 
 NUMERIC = {"number"}
-NOT_NUMBERS = {"player", "card", "zone", "text", "list", "bool"}
+NOT_NUMBERS = {"player", "card", "zone", "text", "list", "cards", "bool"}
 #: Kinds that are certainly not true or false. Python's truth would read a number, a player or a list
 #: as true or false by itself (``if 5`` ran its body), a silent wrong answer: a condition of one of
 #: these kinds is refused.
-NOT_CONDITIONS = {"number", "text", "player", "card", "zone", "list", "players"}
+NOT_CONDITIONS = {"number", "text", "player", "card", "zone", "list", "cards", "players"}
 #: What each known kind is compared as by ``==`` and ``!=``: values of two different families are never
-#: equal (a player is never 3 nor "p1"), so comparing them is a mistake. A zone, a list and a list of
-#: players are one family (a list filtered from a zone is typed as the zone).
+#: equal (a player is never 3 nor "p1"), so comparing them is a mistake. Lists (of cards, of players, of
+#: anything) are one family, equal when their items are. A zone is a place, not a list: it equals only
+#: itself, never a list, not even an empty one (``p.hand == []`` was always false), so it is a family
+#: of its own; its cards, as a list, are ``cards(p.hand)`` (or a list filtered from it).
 COMPARED_AS = {"number": "number", "text": "text", "bool": "bool", "player": "player", "card": "card",
-               "zone": "items", "list": "items", "players": "items"}
+               "zone": "zone", "list": "list", "cards": "list", "players": "list"}
 #: Kinds that are certainly not a list to go through (``for each``, ``every``, ``those`` ...). A single
 #: player or card is read as a list of one by design; a number, a text or true/false would be too,
 #: silently (``for each q in 5`` ran once).
 NOT_ITEMS = {"number", "text", "bool"}
 #: Kinds that are certainly not cards (or a list or zone of cards) to reveal, conceal or initiate.
 NOT_CARDS = {"number", "player", "text", "bool", "players"}
+#: Kinds that are certainly not a zone, where only a zone will do (``move ... to``, ``draw``, ``create
+#: ... into``, ``shuffle``, a scenario's ``force order``): a list, even of a zone's cards, is not one
+#: (``move c to those d in p.hand: ...`` failed when the rule ran).
+NOT_ZONES = {"number", "player", "card", "text", "bool", "list", "cards", "players"}
 
 # "step 1.2", "see 3.3", "see section 600", "(see section 702)", "rule 500.1d"
 _REFERENCE = re.compile(
@@ -460,7 +467,7 @@ class Checker:
                 got = scope.type_of(s.value)
                 if want == "number" and got in NOT_NUMBERS:
                     self.error("S020", f"a number is needed here, but this is {article(got)}", s.value.span)
-                if want == "player" and got in {"number", "card", "zone", "text"}:
+                if want == "player" and got in {"number", "card", "zone", "cards", "text"}:
                     self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
         elif isinstance(s, A.Change):
             scope.target(s.target)
@@ -818,12 +825,29 @@ def reference_span(doc: A.Doc, ref: str, offset: int) -> A.Span:
 
 
 def element_type(kind: str) -> str:
+    """What the items gone through in a value of this kind are (a zone's: its cards)."""
     return {"players": "player", "zone": "card", "cards": "card"}.get(kind, "any")
+
+
+def list_of(kind: str) -> str:
+    """What a list filtered from a value of this kind is (``those``, ``highest``, ``lowest``): from a
+    zone, or a list of cards, a list of cards, not the zone; a single card or player is a list of one.
+    The built-ins that return a list, ``cards(z)`` among them, are a list of anything (``cards`` passes
+    a list through: ``cards(players)`` is the players): refused where a zone is needed and compared
+    with a zone all the same."""
+    return {"zone": "cards", "cards": "cards", "card": "cards", "players": "players", "player": "players"}.get(
+        kind, "list")
+
+
+def takes(b, args) -> bool:
+    """Whether built-in ``b`` takes this many arguments."""
+    return b.min_args <= len(args) and (b.max_args is None or len(args) <= b.max_args)
 
 
 def article(kind: str) -> str:
     return {"player": "a player", "card": "a card", "zone": "a zone", "text": "text", "list": "a list",
-            "number": "a number", "bool": "true or false", "players": "a list of players"}.get(kind, kind)
+            "cards": "a list of cards", "number": "a number", "bool": "true or false",
+            "players": "a list of players"}.get(kind, kind)
 
 
 class Scope:
@@ -843,7 +867,7 @@ class Scope:
         chain = []
         while True:
             if isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
-                chain.append(None)          # a list filtered from a single card or player is a list
+                chain.append(None)          # a list filtered from a zone is a list of its cards
                 x = x.iterable
             elif isinstance(x, (A.Attr, A.Index)):
                 chain.append(x)
@@ -853,7 +877,7 @@ class Scope:
         kind = self.kind_of(x)
         for link in reversed(chain):
             if link is None:
-                kind = {"card": "list", "player": "players"}.get(kind, kind)
+                kind = kind if kind in NOT_ITEMS else list_of(kind)     # (going through one is refused)
             else:
                 kind = self.attribute_kind(link, kind) if isinstance(link, A.Attr) else element_type(kind)
         return kind
@@ -902,10 +926,12 @@ class Scope:
                 return "board"
             if x.name in CONSTANTS:
                 c = CONSTANTS[x.name].returns
-                return "players" if x.name in ("players", "all-players") else c
+                return {"players": "players", "all-players": "players", "cards-in-play": "cards"}.get(x.name, c)
             return "any"
         if isinstance(x, A.Call):
             b = BUILTINS.get(x.name)
+            if b is not None and not takes(b, x.args):
+                return "any"                                         # refused for its arguments (S064) alone
             if b is not None:
                 if x.name in ("players-from", "opponents"):
                     return "players"
@@ -926,9 +952,9 @@ class Scope:
             return "bool"
         if isinstance(x, A.Quantified):
             return {"every": "bool", "any": "bool", "count": "number", "total": "number"}.get(
-                x.kind, self.type_of(x.iterable))
+                x.kind) or self.type_of(x)                           # those: a filtered list
         if isinstance(x, A.Ranked):
-            return self.type_of(x.iterable)
+            return self.type_of(x)
         if isinstance(x, A.ListExpr):
             return "list"
         return "any"
@@ -1020,7 +1046,7 @@ class Scope:
         g = self.checker.game
         b = BUILTINS.get(x.name)
         if b is not None:
-            if len(x.args) < b.min_args or (b.max_args is not None and len(x.args) > b.max_args):
+            if not takes(b, x.args):
                 want = str(b.min_args) if b.max_args == b.min_args else f"at least {b.min_args}"
                 self.checker.error("S064", f"'{x.name}' takes {want} argument{'' if b.min_args == 1 else 's'}, "
                                    f"not {len(x.args)}", x.span)
@@ -1085,11 +1111,28 @@ class Scope:
             hint = f"compare a player's name (p.name == \"ann\"): {always}"
         elif {a, b} == {"card", "text"}:
             hint = f"compare a card's title (c.title == \"A Noble Cause\"): {always}"
-        elif "items" in (a, b):
+        elif {a, b} == {"zone", "list"}:
+            hint = self.zone_and_list(x, always)
+        elif "zone" in (a, b) or "list" in (a, b):
             hint = f"to ask whether a list holds it, write 'x in xs': {always}"
         else:
             hint = f"they are never equal: {always}"
         self.checker.error("S027", f"cannot compare {article(left)} with {article(right)}", x.span, hint=hint)
+
+    def zone_and_list(self, x: A.Binary, always: str) -> str:
+        """The help for ``p.hand == []``: a zone is never equal to a list; its cards may be."""
+        zone, other = (x.left, x.right) if self.type_of(x.left) == "zone" else (x.right, x.left)
+        if self.type_of(other) == "players":
+            return f"a zone holds cards, never players: {always}"
+        words = source_words(zone, "z")
+        if isinstance(other, A.ListExpr) and not other.items:
+            better = f"size({words}) {x.op} 0"
+        else:
+            other_words = source_words(other, "xs")
+            if not isinstance(other, (A.Name, A.Attr, A.Call, A.Index, A.ListExpr)):
+                other_words = f"({other_words})"          # a quantifier's condition runs to the end
+            better = f"cards({words}) {x.op} {other_words}"
+        return f"compare its cards ({better}): {always}, as a zone is never a list"
 
     def items(self, x, walk: bool = True):
         """A list to go through (``for each``, ``every``, ``those`` ...): a list, a zone, or a single
@@ -1113,7 +1156,7 @@ class Scope:
     def player(self, x):
         self.expr(x)
         kind = self.type_of(x)
-        if kind in {"number", "card", "zone", "text"}:
+        if kind in {"number", "card", "zone", "cards", "text"}:
             self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
 
     def players(self, x):
@@ -1122,14 +1165,18 @@ class Scope:
         self.expr(x)
         for item in x.items if isinstance(x, A.ListExpr) else (x,):
             kind = self.type_of(item)
-            if kind in {"number", "card", "zone", "text", "bool"}:
+            if kind in {"number", "card", "zone", "cards", "text", "bool"}:
                 self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", item.span)
 
     def zone(self, x):
+        """Where cards go or are drawn from, or a pile to shuffle: a zone itself, not a list."""
         self.expr(x)
         kind = self.type_of(x)
-        if kind in {"number", "player", "card", "text", "bool"}:
-            self.checker.error("S023", f"a zone is needed here, but this is {article(kind)}", x.span)
+        if kind in NOT_ZONES:
+            hint = "" if kind not in ("list", "cards") else \
+                "a list, even of a zone's cards (those c in p.hand: ..., cards(p.hand)), is not the zone: name the " \
+                "zone itself, such as p.hand or zone-of(c)"
+            self.checker.error("S023", f"a zone is needed here, but this is {article(kind)}", x.span, hint=hint)
 
     def target(self, x):
         """Something a statement may change: a counter, supply, role, flag or a card's attribute."""
