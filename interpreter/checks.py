@@ -139,12 +139,14 @@ class Checker:
         for title, card in g.cards.items():
             self.rule = ""
             for ability in card.abilities:
-                self.check_block(ability.body, Scope(self, {"this": "card"}), "a card's ability")
+                names = {p: "any" for p in (ability.event.params if ability.event is not None else ())}
+                self.check_block(ability.body, Scope(self, {**names, "this": "card"}), "a card's ability")
         if g.flow is not None:
             self.check_block(g.flow.body, Scope(self, {}), "the flow")
         self.check_value_cycles()
         self.check_reachability()
         self.check_gotos()
+        self.check_events()
         return self.errors
 
     def check_script(self, players, setup=(), expressions=(), zones=(), winners=(),
@@ -327,7 +329,6 @@ class Checker:
         for trigger in rule.triggers:
             names = {p: "any" for p in trigger.event.params}
             scope = Scope(self, names)
-            self.check_event(trigger.event)
             if trigger.iterable is not None:
                 scope.items(trigger.iterable)
                 scope = scope.child({trigger.var: element_type(scope.type_of(trigger.iterable))})
@@ -340,9 +341,6 @@ class Checker:
             scope.condition(check.condition)
             self.check_block(check.body, scope, "a state check")
         self.check_block(rule.body, Scope(self, {}), "")
-
-    def check_event(self, event: A.Event):
-        pass
 
     def check_value_cycles(self):
         """A value defined in terms of itself, directly or through other values, outside any
@@ -720,6 +718,91 @@ class Checker:
                                  "a goto works among the sub-rules of a rule, run in order by running it")
                            + f"; to run rule {s.target} from here, write 'run {s.target}'")
         self.rule = ""
+
+
+    # -- what the triggers listen for
+    def bodies(self):
+        """Every block of statements the game holds: the flow, each rule's procedure, triggers, state
+        checks, actions and cards' abilities."""
+        g = self.game
+        if g.flow is not None:
+            yield g.flow.body
+        for rule in g.rules.values():
+            yield rule.body
+        for trigger in g.triggers:
+            yield trigger.body
+        for check in g.checks:
+            yield check.body
+        for action in g.actions.values():
+            yield action.body
+        for card in g.cards.values():
+            for ability in card.abilities:
+                yield ability.body
+
+    def check_events(self):
+        """A trigger (a rule's ``when``, or a card's ability ``when ...``) runs only when its event
+        happens: a named event when a statement emits it (``emit name(...)``, or ``reveal``, which
+        emits ``revealed(c)``), a milestone when a statement reaches it (``begin phase plot``, ``end
+        round``; a ``turn of`` begins and ends a turn). A trigger for an event nothing makes happen
+        would silently never run (a misspelt name, a phase that is never begun): an error (S085). A
+        named event gives its trigger one value for each of the trigger's names, in order: an event
+        emitted with another number of values than a trigger of it names is an error (S086) at the
+        emit. An event no trigger listens for is allowed: it marks the trace (``challenge-initiated``)."""
+        happens: dict = {}      # (kind, milestone, name) -> [(number of values, span)] of what makes it
+        for body in self.bodies():
+            for s in walk(body):
+                if isinstance(s, A.Emit):
+                    happens.setdefault(("named", "", s.event), []).append((len(s.args), s.span))
+                elif isinstance(s, A.Reveal):
+                    happens.setdefault(("named", "", "revealed"), []).append((1, s.span))
+                elif isinstance(s, A.Milestone):
+                    happens.setdefault((s.edge, s.kind, s.name), []).append((0, s.span))
+                elif isinstance(s, A.Turn):
+                    for edge in ("begin", "end"):
+                        happens.setdefault((edge, "turn", ""), []).append((0, s.span))
+        for trigger in self.game.triggers:
+            event = trigger.event
+            self.rule = trigger.rule if not trigger.rule.startswith("card:") else ""
+            made = happens.get((event.kind, event.milestone, event.name))
+            if made is None:
+                self.error("S085", f"nothing makes {event_words(event)} happen, so this never runs",
+                           event.span, hint=self.event_hint(event, happens))
+                continue
+            if event.kind != "named":
+                continue
+            for count, span in made:
+                if count != len(event.params):
+                    self.error("S086", f"event '{event.name}' is emitted with {plural(count, 'value')}, but "
+                               f"a trigger of it names {plural(len(event.params), 'value')}", span,
+                               related=[Related(event.span, "the trigger is here")],
+                               hint="emit it with one value for each name the trigger gives, in order")
+        self.rule = ""
+
+    def event_hint(self, event: A.Event, happens: dict) -> str:
+        """What might have been meant by an event that nothing makes happen."""
+        if event.kind == "named":
+            named = [name for kind, _, name in happens if kind == "named"]
+            close = self.suggest(event.name, named)
+            how = "reveal a card" if event.name == "revealed" else f"emit {event.name}(...) where it happens"
+            return close or how
+        if event.milestone == "phase":
+            phases = {name for kind, milestone, name in happens if kind == event.kind and milestone == "phase"}
+            close = self.suggest(event.name, phases)
+            return close or f"write '{event.kind} phase {event.name}' where the phase {event.kind}s"
+        if event.milestone == "turn":
+            return f"a 'turn of' statement {event.kind}s each turn, or write '{event.kind} turn'"
+        return f"write '{event.kind} {event.milestone}' where the {event.milestone} {event.kind}s"
+
+
+def event_words(event: A.Event) -> str:
+    """An event as the rules write it: ``revealed(c)``, ``begin phase plot``, ``end round``."""
+    if event.kind == "named":
+        return f"event '{event.name}'"
+    return f"'{event.kind} {event.milestone}{' ' + event.name if event.name else ''}'"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def walk(body):

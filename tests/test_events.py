@@ -1,0 +1,110 @@
+"""What a trigger listens for must happen: the static checks of events (S085, S086).
+
+A trigger runs only when its event happens. One for an event nothing makes happen (a misspelt name, a
+phase never begun, a round never ended) silently never ran; an event emitted with another number of
+values than its trigger names bound them wrongly. The golden file
+``tests/golden/errors/static_trigger_never_runs`` shows the messages; these tests show what is accepted,
+and that a card's ability reads the values its event gives.
+"""
+
+from __future__ import annotations
+
+from interpreter.agents import RandomAgent
+from interpreter.checks import check
+from interpreter.engine import Game
+from interpreter.model import assemble
+from interpreter.syntax import parse_rules
+
+GAME = '''game events "Events" {
+  source main "Rules Reference" version "1.0"
+  players 2 to 2
+}
+state {
+  player zone hand hidden
+  player zone table
+  player counter scare = 0
+  game counter round = 0
+  role first-player
+}
+card type plot { gold: number }
+card "A Noble Cause" plot {
+  gold 5
+  ability "Rally" when rallied(c) { increase c.owner.scare by c.gold }
+}
+flow { set first-player = first(players) repeat { run 1 } until round >= 2 }
+rule 1 "Round" {
+  text "Each round the first player takes a turn, plays a card and rallies it."
+  increase round by 1
+  begin round
+  BODY
+  end round
+}
+'''
+
+
+def diagnostics(body: str):
+    return check(assemble("events", [parse_rules(GAME.replace("BODY", body), "events.ludex")]))
+
+
+def codes(body: str):
+    return [d.code for d in diagnostics(body)]
+
+
+def test_every_kind_of_event_that_happens_is_accepted():
+    assert codes('''
+  when begin round { log "a milestone a statement reaches" }
+  when end round { log "the round ends" }
+  when begin phase plot { log "a phase begun" }
+  when begin turn { log "a turn of begins each turn" }
+  when end turn { log "and ends it" }
+  when revealed(c) { log "reveal emits it" }
+  when scared(p, n) { increase p.scare by n }
+  begin phase plot
+  turn of first-player { any number of pass }
+  create "A Noble Cause" into first-player.table
+  reveal top(first-player.table)
+  emit scared(first-player, 2)
+  emit rallied(top(first-player.table))
+  emit marked(first-player)''') == []        # an event no trigger listens for marks the trace
+
+
+def test_a_trigger_for_an_event_nothing_makes_happen_never_runs():
+    assert codes('''
+  when scaredd(p) { log "misspelt" }
+  when begin phase plots { log "a phase never begun" }
+  begin phase plot
+  emit scared(first-player)
+  emit rallied(first-player)''') == ["S085", "S085"]
+
+
+def test_a_trigger_for_a_card_ability_counts_too():
+    # the card's ability listens for 'rallied', which nothing emits here
+    found = diagnostics('log "no rally"')
+    assert [d.code for d in found] == ["S085"]
+    assert "event 'rallied'" in found[0].message
+
+
+def test_an_event_emitted_with_other_values_than_its_trigger_names():
+    found = diagnostics('''
+  when scared(p, n) { increase p.scare by n }
+  emit scared(first-player)
+  emit scared(first-player, 1)
+  emit rallied(first-player, 3)''')
+    found.sort(key=lambda d: d.span.line)
+    assert [(d.code, d.span.line) for d in found] == [("S086", 24), ("S086", 26)]     # (the body: line 23 on)
+    assert found[0].message == "event 'scared' is emitted with 1 value, but a trigger of it names 2 values"
+    assert found[0].related[0].span.line == 23       # the trigger
+    assert found[1].message == "event 'rallied' is emitted with 2 values, but a trigger of it names 1 value"
+    assert found[1].related[0].span.line == 15       # the card's ability
+
+
+def test_a_cards_ability_reads_the_values_its_event_gives():
+    body = '''
+  create "A Noble Cause" into first-player.table
+  emit rallied(top(first-player.table))'''
+    assert codes(body) == []        # 'c' is known in the ability (it was an unknown name)
+    gamedef = assemble("events", [parse_rules(GAME.replace("BODY", body), "events.ludex")])
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1), seed=1)
+    game.run()
+    ann = game.state.players[0]
+    assert ann.fields["scare"] == 10        # rallied twice, 5 gold each
