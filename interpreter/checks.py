@@ -722,22 +722,24 @@ class Checker:
 
     # -- what the triggers listen for
     def bodies(self):
-        """Every block of statements the game holds: the flow, each rule's procedure, triggers, state
-        checks, actions and cards' abilities."""
+        """Every block of statements the game holds, with the rule it is in ("" for the flow and cards'
+        abilities): the flow, each rule's procedure, triggers, state checks, actions and cards'
+        abilities."""
         g = self.game
         if g.flow is not None:
-            yield g.flow.body
+            yield "", g.flow.body
         for rule in g.rules.values():
-            yield rule.body
+            yield rule.id, rule.body
         for trigger in g.triggers:
-            yield trigger.body
+            yield ("" if trigger.rule.startswith("card:") else trigger.rule), trigger.body
         for check in g.checks:
-            yield check.body
+            yield check.rule, check.body
         for action in g.actions.values():
-            yield action.body
+            yield action.rule, action.body
         for card in g.cards.values():
             for ability in card.abilities:
-                yield ability.body
+                if ability.event is None:       # (one with an event is among the triggers)
+                    yield "", ability.body
 
     def check_events(self):
         """A trigger (a rule's ``when``, or a card's ability ``when ...``) runs only when its event
@@ -749,8 +751,11 @@ class Checker:
         emitted with another number of values than a trigger of it names is an error (S086) at the
         emit. An event no trigger listens for is allowed: it marks the trace (``challenge-initiated``)."""
         happens: dict = {}      # (kind, milestone, name) -> [(number of values, span)] of what makes it
-        for body in self.bodies():
+        lasting = []            # (the rule, a modifier's duration)
+        for rule, body in self.bodies():
             for s in walk(body):
+                if isinstance(s, A.Modify) and s.duration is not None:
+                    lasting.append((rule, s.duration))
                 if isinstance(s, A.Emit):
                     happens.setdefault(("named", "", s.event), []).append((len(s.args), s.span))
                 elif isinstance(s, A.Reveal):
@@ -776,7 +781,30 @@ class Checker:
                                f"a trigger of it names {plural(len(event.params), 'value')}", span,
                                related=[Related(event.span, "the trigger is here")],
                                hint="emit it with one value for each name the trigger gives, in order")
+        for rule, d in lasting:
+            self.rule = rule
+            self.check_duration(d, happens)
         self.rule = ""
+
+    def check_duration(self, d: A.Duration, happens: dict):
+        """A modifier lasts until a milestone: one that nothing reaches would never end it (S087). A
+        round is what 'for next' waits for: ``for next round`` starts at the next ``begin round``."""
+        if d.kind == "for_next" and d.milestone != "round":
+            self.error("S087", f"'for next {d.milestone}': a modifier waits for the next round only", d.span,
+                       hint="write 'for next round', or 'until end of ...' to start it now")
+            return
+        if d.milestone == "game":
+            return          # the game ends, whether or not a statement says so
+        ends = [(kind, milestone, name) for kind, milestone, name in happens if kind == "end"
+                and milestone == d.milestone and (name == d.name or not d.name)]
+        named = f"{d.milestone} {d.name}".strip()
+        if not ends:
+            self.error("S087", f"nothing ends the {named}, so this modifier would never expire", d.span,
+                       hint=f"write 'end {d.milestone}{' ' + d.name if d.name else ''}' where it ends"
+                       if d.milestone != "turn" else "a 'turn of' statement ends each turn")
+        elif d.kind == "for_next" and ("begin", "round", "") not in happens:
+            self.error("S087", "nothing begins a round, so this modifier would never start", d.span,
+                       hint="write 'begin round' where each round begins")
 
     def event_hint(self, event: A.Event, happens: dict) -> str:
         """What might have been meant by an event that nothing makes happen."""

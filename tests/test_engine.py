@@ -753,7 +753,7 @@ rule 2 "Buy" {
   }
 }
 rule 3 "Boom" { text "Gold is worth 1 more this round." for each p in players { modify p.gold by 1 until end of round } }
-flow { run 1 run 3 run 2 }
+flow { run 1 run 3 run 2 end round }
 ''')
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
     ann, bob = game.state.players
@@ -843,7 +843,7 @@ rule 2 "Spend" {
   }
 }
 rule 3 "Boom" { text "No limit." modify limit to none until end of round  modify limit by 1 until end of round }
-flow { run 1 run 3 run 2 }
+flow { run 1 run 3 run 2 end round }
 ''')
     game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
     game.run()

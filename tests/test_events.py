@@ -108,3 +108,29 @@ def test_a_cards_ability_reads_the_values_its_event_gives():
     game.run()
     ann = game.state.players[0]
     assert ann.fields["scare"] == 10        # rallied twice, 5 gold each
+
+
+def test_a_modifier_lasts_until_a_milestone_the_rules_reach():
+    assert codes('''
+  begin phase plot
+  modify first-player.scare by 1 until end of phase plot
+  modify first-player.scare by 1 for this round
+  modify first-player.scare by 1 for next round
+  modify first-player.scare by 1 until end of game
+  emit rallied(top(first-player.table))
+  end phase plot''') == []
+
+
+def test_a_modifier_until_a_milestone_nothing_reaches_would_never_expire():
+    found = diagnostics('''
+  begin phase plot
+  modify first-player.scare by 1 until end of phase plot
+  modify first-player.scare by 1 until end of turn
+  modify first-player.scare by 1 for next phase plot
+  emit rallied(top(first-player.table))''')
+    assert [(d.code, d.message) for d in found] == [
+        ("S087", "nothing ends the phase plot, so this modifier would never expire"),
+        ("S087", "nothing ends the turn, so this modifier would never expire"),
+        ("S087", "'for next phase': a modifier waits for the next round only"),
+    ]
+    assert found[0].rule == "1" and (found[0].span.line, found[0].span.column) == (24, 34)     # the duration
