@@ -78,7 +78,7 @@ NOT_ITEMS = {"number", "text", "bool"}
 NOT_CARDS = {"number", "player", "text", "bool", "players"}
 #: Kinds that are certainly not a zone, where only a zone will do (``move ... to``, ``draw``, ``create
 #: ... into``, ``shuffle``, a scenario's ``force order``): a list, even of a zone's cards, is not one
-#: (``move c to those d in p.hand: ...`` failed when the rule ran).
+#: (``move c to (those d in p.hand: ...)`` failed when the rule ran).
 NOT_ZONES = {"number", "player", "card", "text", "bool", "list", "cards", "players"}
 
 # "step 1.2", "see 3.3", "see section 600", "(see section 702)", "rule 500.1d"
@@ -171,6 +171,7 @@ class Checker:
             elif isinstance(s, A.Win) or (isinstance(s, A.Milestone) and (s.edge, s.kind) == ("end", "game")):
                 self.error("S081", f"{set_up} builds the state the game starts from, and cannot end the game",
                            s.span, hint="let the rules end it: run them, or play the game")
+        self.check_made_to_happen(setup)
         for x in expressions:
             scope.expr(x)
         for x in conditions:
@@ -724,7 +725,7 @@ class Checker:
     def bodies(self):
         """Every block of statements the game holds, with the rule it is in ("" for the flow and cards'
         abilities): the flow, each rule's procedure, triggers, state checks, actions and cards'
-        abilities."""
+        abilities, those of a second definition of a name (refused, S002) included."""
         g = self.game
         if g.flow is not None:
             yield "", g.flow.body
@@ -740,78 +741,108 @@ class Checker:
             for ability in card.abilities:
                 if ability.event is None:       # (one with an event is among the triggers)
                     yield "", ability.body
+        for _, _, item, _ in g.duplicates:
+            if isinstance(item, A.Rule):
+                yield item.id, item.body
+                for action in item.actions:
+                    yield item.id, action.body
+            elif isinstance(item, (A.Action, A.Flow)):
+                yield getattr(item, "rule", ""), item.body
+            elif isinstance(item, A.Card):
+                for ability in item.abilities:
+                    yield "", ability.body
+
+    def happenings(self) -> dict:
+        """What makes each event happen: ``(kind, milestone, name)`` -> ``[(number of values it gives,
+        span, the statement, the block it is in)]``. A named event happens at an ``emit`` (or a
+        ``reveal``, which emits ``revealed(c)``), a milestone at the statement that reaches it (``begin
+        phase plot``, ``end round``); a ``turn of`` begins and ends a turn."""
+        found = self.__dict__.get("_happenings")
+        if found is not None:
+            return found
+        happens: dict = {}
+        for _, body in self.bodies():
+            for s in walk(body):
+                for key, count in made_to_happen(s):
+                    happens.setdefault(key, []).append((count, s.span, s, body))
+        self._happenings = happens
+        return happens
 
     def check_events(self):
         """A trigger (a rule's ``when``, or a card's ability ``when ...``) runs only when its event
-        happens: a named event when a statement emits it (``emit name(...)``, or ``reveal``, which
-        emits ``revealed(c)``), a milestone when a statement reaches it (``begin phase plot``, ``end
-        round``; a ``turn of`` begins and ends a turn). A trigger for an event nothing makes happen
-        would silently never run (a misspelt name, a phase that is never begun): an error (S085). A
-        named event gives its trigger one value for each of the trigger's names, in order: an event
-        emitted with another number of values than a trigger of it names is an error (S086) at the
-        emit. An event no trigger listens for is allowed: it marks the trace (``challenge-initiated``)."""
-        happens: dict = {}      # (kind, milestone, name) -> [(number of values, span)] of what makes it
-        lasting = []            # (the rule, a modifier's duration)
-        for rule, body in self.bodies():
-            for s in walk(body):
-                if isinstance(s, A.Modify) and s.duration is not None:
-                    lasting.append((rule, s.duration))
-                if isinstance(s, A.Emit):
-                    happens.setdefault(("named", "", s.event), []).append((len(s.args), s.span))
-                elif isinstance(s, A.Reveal):
-                    happens.setdefault(("named", "", "revealed"), []).append((1, s.span))
-                elif isinstance(s, A.Milestone):
-                    happens.setdefault((s.edge, s.kind, s.name), []).append((0, s.span))
-                elif isinstance(s, A.Turn):
-                    for edge in ("begin", "end"):
-                        happens.setdefault((edge, "turn", ""), []).append((0, s.span))
+        happens (``happenings``). A trigger for an event nothing but itself makes happen would silently
+        never run (a misspelt name, a phase that is never begun): an error (S085). A named event gives
+        its trigger's names its values in order: an event given fewer values than a trigger of it names
+        leaves a name without one (S086; more are allowed: a trigger may name only the first, and a
+        card's ability is the first's, ``this``). An event no trigger listens for is allowed: it marks
+        the trace (``challenge-initiated``). A modifier's duration must end (``check_duration``)."""
+        happens = self.happenings()
+        most = self.most_named()
         for trigger in self.game.triggers:
             event = trigger.event
             self.rule = trigger.rule if not trigger.rule.startswith("card:") else ""
-            made = happens.get((event.kind, event.milestone, event.name))
-            if made is None:
-                self.error("S085", f"nothing makes {event_words(event)} happen, so this never runs",
-                           event.span, hint=self.event_hint(event, happens))
+            made = [m for m in happens.get((event.kind, event.milestone, event.name), ())
+                    if m[3] is not trigger.body]
+            if not made:
+                alone = (event.kind, event.milestone, event.name) in happens     # (in its own body)
+                self.error("S085", f"nothing {'but this trigger ' if alone else ''}makes {event_words(event)} "
+                           "happen, so this never runs", event.span, hint=self.event_hint(event, happens))
                 continue
-            if event.kind != "named":
-                continue
-            for count, span in made:
-                if count != len(event.params):
-                    self.error("S086", f"event '{event.name}' is emitted with {plural(count, 'value')}, but "
-                               f"a trigger of it names {plural(len(event.params), 'value')}", span,
-                               related=[Related(event.span, "the trigger is here")],
-                               hint="emit it with one value for each name the trigger gives, in order")
-        for rule, d in lasting:
+            if event.kind == "named" and most[event.name] is trigger:      # (one error at an emit)
+                for count, span, s, _ in made:
+                    if not isinstance(s, A.Reveal):
+                        self.check_values_given(event, count, span, s)
+            revealed = next((m for m in made if isinstance(m[2], A.Reveal)), None)
+            if revealed is not None:                                    # (one error at each trigger)
+                self.check_values_given(event, *revealed[:3])
+        for rule, body in self.bodies():
             self.rule = rule
-            self.check_duration(d, happens)
+            for s in walk(body):
+                if isinstance(s, A.Modify) and s.duration is not None:
+                    self.check_duration(s.duration)
         self.rule = ""
 
-    def check_duration(self, d: A.Duration, happens: dict):
-        """A modifier lasts until a milestone: one that nothing reaches would never end it (S087). A
-        round is what 'for next' waits for: ``for next round`` starts at the next ``begin round``."""
-        if d.kind == "for_next" and d.milestone != "round":
-            self.error("S087", f"'for next {d.milestone}': a modifier waits for the next round only", d.span,
-                       hint="write 'for next round', or 'until end of ...' to start it now")
+    def most_named(self) -> dict:
+        """For each named event, the trigger of it that names the most values (an emit must give them)."""
+        most: dict = {}
+        for trigger in self.game.triggers:
+            event = trigger.event
+            if event.kind == "named" and (event.name not in most or
+                                          len(event.params) > len(most[event.name].event.params)):
+                most[event.name] = trigger
+        return most
+
+    def check_made_to_happen(self, body):
+        """The events a scenario's or a log's set-up makes happen, and the modifiers it starts, checked
+        against the rules' triggers as the rules' own are (S086, S087)."""
+        most = self.most_named()
+        for s in walk(body):
+            if isinstance(s, A.Emit) and s.event in most:
+                self.check_values_given(most[s.event].event, len(s.args), s.span, s)
+            if isinstance(s, A.Modify) and s.duration is not None:
+                self.check_duration(s.duration)
+
+    def check_values_given(self, event: A.Event, count: int, span: A.Span, s):
+        """An event made to happen with ``count`` values, for a trigger naming ``event.params``."""
+        if event.kind != "named" or count >= len(event.params):
             return
-        if d.milestone == "game":
-            return          # the game ends, whether or not a statement says so
-        ends = [(kind, milestone, name) for kind, milestone, name in happens if kind == "end"
-                and milestone == d.milestone and (name == d.name or not d.name)]
-        named = f"{d.milestone} {d.name}".strip()
-        if not ends:
-            self.error("S087", f"nothing ends the {named}, so this modifier would never expire", d.span,
-                       hint=f"write 'end {d.milestone}{' ' + d.name if d.name else ''}' where it ends"
-                       if d.milestone != "turn" else "a 'turn of' statement ends each turn")
-        elif d.kind == "for_next" and ("begin", "round", "") not in happens:
-            self.error("S087", "nothing begins a round, so this modifier would never start", d.span,
-                       hint="write 'begin round' where each round begins")
+        names = plural(len(event.params), "value")
+        if isinstance(s, A.Reveal):
+            self.error("S086", f"a reveal gives its trigger one value, the card, but the trigger names {names}",
+                       event.span, related=[Related(span, "a card is revealed here")],
+                       hint=f"name the card alone: when revealed({event.params[0]})")
+        else:
+            self.error("S086", f"event '{event.name}' is emitted with {plural(count, 'value')}, but a trigger "
+                       f"of it names {names}", span, related=[Related(event.span, "the trigger is here")],
+                       hint="emit it with a value for each name the trigger gives, in order")
 
     def event_hint(self, event: A.Event, happens: dict) -> str:
         """What might have been meant by an event that nothing makes happen."""
         if event.kind == "named":
-            named = [name for kind, _, name in happens if kind == "named"]
+            named = [name for kind, _, name in happens if kind == "named" and name != event.name]
             close = self.suggest(event.name, named)
-            how = "reveal a card" if event.name == "revealed" else f"emit {event.name}(...) where it happens"
+            values = f"({', '.join(event.params)})" if event.params else ""
+            how = "reveal a card" if event.name == "revealed" else f"emit {event.name}{values} where it happens"
             return close or how
         if event.milestone == "phase":
             phases = {name for kind, milestone, name in happens if kind == event.kind and milestone == "phase"}
@@ -820,6 +851,41 @@ class Checker:
         if event.milestone == "turn":
             return f"a 'turn of' statement {event.kind}s each turn, or write '{event.kind} turn'"
         return f"write '{event.kind} {event.milestone}' where the {event.milestone} {event.kind}s"
+
+    def check_duration(self, d: A.Duration):
+        """A modifier lasts until a milestone: one that nothing reaches would never end it (S087). A
+        round is what 'for next' waits for: ``for next round`` starts at the next ``begin round``."""
+        if d.kind == "for_next" and d.milestone != "round":
+            self.error("S087", f"'for next {d.milestone}': a modifier waits for the next round only", d.span,
+                       hint="write 'for next round', or 'until end of ...' to start it now")
+            return
+        if d.milestone == "game":
+            return          # the game ends, whether or not a statement says so
+        happens = self.happenings()
+        ends = [key for key in happens if key[0] == "end" and key[1] == d.milestone
+                and (key[2] == d.name or not d.name)]
+        named = f"the {d.name} phase" if d.milestone == "phase" else f"the {d.milestone}"
+        if not ends:
+            self.error("S087", f"nothing ends {named}, so this modifier would never expire", d.span,
+                       hint=f"write 'end {d.milestone}{' ' + d.name if d.name else ''}' where it ends"
+                       if d.milestone != "turn" else "a 'turn of' statement ends each turn")
+        elif d.kind == "for_next" and ("begin", "round", "") not in happens:
+            self.error("S087", "nothing begins a round, so this modifier would never start", d.span,
+                       hint="write 'begin round' where each round begins")
+
+
+def made_to_happen(s) -> list:
+    """The events statement ``s`` makes happen (see ``Checker.happenings``), each with the number of
+    values it gives."""
+    if isinstance(s, A.Emit):
+        return [(("named", "", s.event), len(s.args))]
+    if isinstance(s, A.Reveal):
+        return [(("named", "", "revealed"), 1)]
+    if isinstance(s, A.Milestone):
+        return [((s.edge, s.kind, s.name), 0)]
+    if isinstance(s, A.Turn):
+        return [(("begin", "turn", ""), 1), (("end", "turn", ""), 1)]
+    return []
 
 
 def event_words(event: A.Event) -> str:

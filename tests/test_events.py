@@ -84,18 +84,51 @@ def test_a_trigger_for_a_card_ability_counts_too():
     assert "event 'rallied'" in found[0].message
 
 
-def test_an_event_emitted_with_other_values_than_its_trigger_names():
+def test_an_event_emitted_with_fewer_values_than_its_trigger_names():
     found = diagnostics('''
   when scared(p, n) { increase p.scare by n }
   emit scared(first-player)
-  emit scared(first-player, 1)
-  emit rallied(first-player, 3)''')
-    found.sort(key=lambda d: d.span.line)
-    assert [(d.code, d.span.line) for d in found] == [("S086", 24), ("S086", 26)]     # (the body: line 23 on)
+  emit scared(first-player, 1, 2)
+  create "A Noble Cause" into first-player.table
+  emit rallied(top(first-player.table), 3)''')      # (more values than named: the first ones are named)
+    assert [(d.code, d.span.line) for d in found] == [("S086", 24)]     # (the body: line 23 on)
     assert found[0].message == "event 'scared' is emitted with 1 value, but a trigger of it names 2 values"
     assert found[0].related[0].span.line == 23       # the trigger
-    assert found[1].message == "event 'rallied' is emitted with 2 values, but a trigger of it names 1 value"
-    assert found[1].related[0].span.line == 15       # the card's ability
+
+
+def test_a_reveal_gives_its_trigger_the_card():
+    assert codes('''
+  when revealed { log "a card is revealed" }
+  reveal cards(first-player.hand)
+  emit rallied(top(first-player.hand))''') == []
+    found = diagnostics('''
+  when revealed(c, d) { log "two names" }
+  reveal cards(first-player.hand)
+  emit rallied(top(first-player.hand))''')
+    assert [(d.code, d.message, d.span.line, d.hint) for d in found] == [
+        ("S086", "a reveal gives its trigger one value, the card, but the trigger names 2 values", 23,
+         "name the card alone: when revealed(c)")]
+
+
+def test_a_trigger_that_alone_makes_its_event_happen_never_runs():
+    found = diagnostics('''
+  when echo(p) { emit echo(p) }
+  emit rallied(top(first-player.hand))''')
+    assert [(d.code, d.message, d.hint) for d in found] == [
+        ("S085", "nothing but this trigger makes event 'echo' happen, so this never runs",
+         "emit echo(p) where it happens")]
+
+
+def test_a_second_definition_of_a_rule_is_refused_without_hiding_its_events():
+    source = GAME.replace("BODY", '''
+  when foo(p) { log "foo" }
+  emit rallied(top(first-player.hand))''') + '''
+rule 1 "Round again" {
+  text "A second rule 1."
+  emit foo(first-player)
+}
+'''
+    assert [d.code for d in check(assemble("events", [parse_rules(source, "events.ludex")]))] == ["S002"]
 
 
 def test_a_cards_ability_reads_the_values_its_event_gives():
@@ -129,7 +162,7 @@ def test_a_modifier_until_a_milestone_nothing_reaches_would_never_expire():
   modify first-player.scare by 1 for next phase plot
   emit rallied(top(first-player.table))''')
     assert [(d.code, d.message) for d in found] == [
-        ("S087", "nothing ends the phase plot, so this modifier would never expire"),
+        ("S087", "nothing ends the plot phase, so this modifier would never expire"),
         ("S087", "nothing ends the turn, so this modifier would never expire"),
         ("S087", "'for next phase': a modifier waits for the next round only"),
     ]

@@ -314,3 +314,19 @@ def test_a_stray_jump_in_the_flow_of_a_game_a_scenario_plays_is_an_error_at_it()
     [d] = result.diagnostics
     assert result.status == "error" and (d.span.path, d.span.line) == ("t.ludex", 3)
     assert d.message == "'skip this step' in the flow: no step of the procedure is running here to skip"
+
+
+def test_a_set_up_makes_events_happen_and_starts_modifiers_as_the_rules_do(tmp_path):
+    nightmare = load_game("nightmare")
+    assert nightmare.ok
+    text = scenario('  setup {\n'
+                    '    emit function-performed(ann)\n'
+                    '    emit function-performed(ann, top(ann.locales), 3)\n'
+                    '    modify ann.pumpkin-points by 1 for next phase player\n'
+                    '    modify ann.pumpkin-points by 1 until end of phase nosuch\n'
+                    '  }')
+    assert found(tmp_path, text, nightmare.game) == [
+        ("S086", 4, 5, "event 'function-performed' is emitted with 1 value, but a trigger of it names 2 values"),
+        ("S087", 6, 36, "'for next phase': a modifier waits for the next round only"),
+        ("S087", 7, 36, "nothing ends the nosuch phase, so this modifier would never expire"),
+    ]
