@@ -5,10 +5,11 @@ which may hold a ``#``) and ties each one to a node that has a span:
 
 - a comment on a line of its own goes before the node that follows it in the same block, or, when
   nothing follows, to the end of that block (printed just before its closing ``}``);
-- a comment after code on the same line (a trailing comment) goes on its own line above the node that
-  starts (or ends) on that line: ``set a = 1  # why`` becomes ``# why`` over ``set a = 1``;
-- a comment inside a node printed whole (a statement spanning several lines, a window's menu) goes
-  before that node.
+- a comment after code on the same line (a trailing comment) stays at the end of that line: after the
+  node that ends there (``last``), after the ``{`` that opens a block there (``head``), or, inside a
+  node printed whole, after that node's first line (``first``);
+- any other comment inside a node printed whole (a statement spanning several lines, a window's
+  menu) goes before that node.
 
 ``blocks(node)`` (from the formatter) says what a node's blocks hold, in print order: one block for
 most, one per branch for ``if`` and ``may``; a comment between two blocks belongs to the block
@@ -17,6 +18,7 @@ whose ``}`` follows it (found by counting braces in the text).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -36,37 +38,56 @@ class Comment:
 
 @dataclass
 class Placement:
-    """Comments as (position, text): ``before`` keyed by ``id(node)``, printed above the node;
-    ``end`` keyed by ``(id(node), block index)``, printed before the closing ``}`` of that block of
-    the node. Taking comments removes them."""
+    """Comments as ((line, column), text) in tables keyed by node: ``before`` (by ``id(node)``),
+    printed on lines of their own above the node; ``end`` (by ``(id(node), block index)``), printed
+    before the closing ``}`` of that block; ``head`` (the same keys), trailing the line that opens
+    the block; ``first`` and ``last`` (by ``id(node)``), trailing the node's first or last line.
+    Taking comments removes them."""
 
     before: dict = field(default_factory=dict)
     end: dict = field(default_factory=dict)
+    head: dict = field(default_factory=dict)
+    first: dict = field(default_factory=dict)
+    last: dict = field(default_factory=dict)
+    positions: list = field(default_factory=list)      # (line, column) of every comment, sorted
+
+    def _tables(self):
+        return (self.before, self.end, self.head, self.first, self.last)
 
     def take_before(self, node) -> list:
-        return [text for _, text in self.before.pop(id(node), [])]
+        """(line, text) of each comment above the node."""
+        return [(pos[0], text) for pos, text in self.before.pop(id(node), [])]
 
     def take_end(self, node, index: int = 0) -> list:
-        return [text for _, text in self.end.pop((id(node), index), [])]
+        """(line, text) of each comment closing a block of the node."""
+        return [(pos[0], text) for pos, text in self.end.pop((id(node), index), [])]
 
-    def has_before(self, node) -> bool:
-        return id(node) in self.before
+    def take_head(self, node, index: int = 0) -> str:
+        return " ".join(text for _, text in self.head.pop((id(node), index), []))
 
-    def has_end(self, node, index: int = 0) -> bool:
-        return (id(node), index) in self.end
+    def take_trailing(self, node, which: str) -> str:
+        """The comment trailing the node's ``first`` or ``last`` line ('' when none)."""
+        return " ".join(text for _, text in getattr(self, which).pop(id(node), []))
 
-    def blank_between(self, previous, node) -> bool:
-        """Whether the source had a blank line between two nodes (and the comments above the second)."""
-        end = getattr(previous.span, "end_line", 0)
-        start = min([pos[0] for pos, _ in self.before.get(id(node), [])] + [getattr(node.span, "line", 0)])
-        return 0 < end and end + 1 < start
+    def first_line(self, node) -> int:
+        """The line of the first comment above the node, or of the node itself."""
+        return min([pos[0] for pos, _ in self.before.get(id(node), [])] + [getattr(node.span, "line", 0)])
+
+    def has_within(self, node) -> bool:
+        """Whether a comment sits inside the node's span (a node printed on one line cannot hold it)."""
+        span = getattr(node, "span", None)
+        if span is None or span.line < 1:
+            return False
+        i = bisect.bisect_left(self.positions, (span.line, span.column))
+        return i < len(self.positions) and self.positions[i] < (span.end_line, span.end_column)
 
     def leftovers(self) -> list:
-        """Comments no printed node claimed (none, for a module printed whole), in source order."""
-        rest = sorted(c for table in (self.before, self.end) for cs in table.values() for c in cs)
-        self.before.clear()
-        self.end.clear()
-        return [text for _, text in rest]
+        """(line, text) of the comments no printed node claimed (none, for a module printed
+        whole), in source order."""
+        rest = sorted(c for table in self._tables() for cs in table.values() for c in cs)
+        for table in self._tables():
+            table.clear()
+        return [(pos[0], text) for pos, text in rest]
 
 
 def scan(text: str) -> list[Comment]:
@@ -97,8 +118,8 @@ def place(text: str, module, blocks) -> Placement:
     for comment in scan(text):
         table, key = _anchor(comment, module, blocks, text, line_starts)
         # kept with their position so that leftovers can be put back in source order
-        (placement.before if table == "before" else placement.end).setdefault(key, []).append(
-            ((comment.line, comment.column), comment.text))
+        getattr(placement, table).setdefault(key, []).append(((comment.line, comment.column), comment.text))
+        placement.positions.append((comment.line, comment.column))
     return placement
 
 
@@ -110,30 +131,39 @@ def _anchor(comment: Comment, module, blocks, text: str, line_starts: list) -> t
         inner = next((k for k in kids if _start(k) < pos < _stop(k)), None)
         if inner is not None:
             if blocks(inner) is None:
-                return "before", id(inner)
+                trailing = not comment.full_line and comment.line == inner.span.line
+                return ("first" if trailing else "before"), id(inner)
             node = inner
             continue
         if not comment.full_line:
-            same_line = [k for k in kids if comment.line in (k.span.line, k.span.end_line) and _start(k) < pos]
-            if same_line:
-                return "before", id(same_line[0])
-            if node is not module and node.span.line == comment.line:
-                return "before", id(node)
+            ended = [k for k in kids if k.span.end_line == comment.line and _stop(k) <= pos]
+            if ended:
+                return "last", id(max(ended, key=_stop))
         index = 0
-        if len(node_blocks) > 1:
+        if node is not module:
             start = line_starts[node.span.line - 1] + node.span.column - 1
-            index = min(_closed_blocks(text, start, comment.offset), len(node_blocks) - 1)
+            closed, opened, opener = _blocks_so_far(text, start, comment.offset)
+            index = min(closed, len(node_blocks) - 1)
+            if not comment.full_line:
+                if opened == closed + 1 and closed < len(node_blocks) and "\n" not in text[opener:comment.offset]:
+                    return "head", (id(node), closed)
+                if node.span.line == comment.line:
+                    return "before", id(node)
         after = next((k for k in node_blocks[index] if _start(k) > pos), None)
         return ("before", id(after)) if after is not None else ("end", (id(node), index))
 
 
-def _closed_blocks(text: str, start: int, stop: int) -> int:
-    """How many blocks of the node starting at ``start`` are closed before ``stop``."""
-    depth = closed = 0
+def _blocks_so_far(text: str, start: int, stop: int) -> tuple:
+    """For the node starting at ``start``: how many of its blocks are closed and how many opened
+    before ``stop``, and where the last one opened."""
+    depth = closed = opened = 0
+    opener = start
     for match in _BRACES.finditer(text, start, stop):
         if match.group() == "{":
+            if depth == 0:
+                opened, opener = opened + 1, match.start()
             depth += 1
         elif match.group() == "}":
             depth -= 1
             closed += depth == 0
-    return closed
+    return closed, opened, opener

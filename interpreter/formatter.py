@@ -1,19 +1,39 @@
 """Format: rules source text (or an AST ``Module``) in, the same rules in canonical layout out.
 
 ``format_source(text, path)`` parses (a ``SourceError`` propagates to the caller) and prints, keeping
-the ``#`` comments (placed by ``comments.py``); ``format_module(module)`` prints any AST, without
-comments. Parsing the output gives an equal AST, and formatting the output again changes nothing.
+the ``#`` comments (placed by ``comments.py``) and what the author wrote that the AST does not keep
+(read by ``authored.py``); ``format_module(module)`` prints any AST, without comments. Parsing the
+output gives an equal AST, and formatting the output again changes nothing.
 
 The canonical layout: two-space indents, one statement per line, ``{`` on the line that opens the
-block, a blank line between top-level items (inside a block, one blank line is kept where the source
-had any). A ``text``, ``note`` or ``example`` too long for a line of 100 columns, or of several
-paragraphs, is a ``\"\"\"long string\"\"\"`` wrapped at 100 columns (the parser joins its lines
-into paragraphs, so wrapping changes nothing); other text is ``"quoted"`` with ``\\"`` and ``\\\\``
-escapes. A statement longer than 100 columns breaks before its message or prompt, then between the
-items of a list or call, then before ``else``, ``or`` and ``and`` (layout.py). Expressions get the
-fewest parentheses that keep their tree (precedence as in ``grammar/common.lark``). The items of a
-rule and of a card keep their source order; defaults are left out (``copies 1``, ``at top``, a
-role's ``game`` scope) and so are words the AST does not keep (``public``, ``exactly``).
+block. A statement longer than 100 columns breaks before its message, prompt or ``cite`` (as many
+pieces on a line as fit), then after an opening bracket and between the items of a list or call,
+then before ``else`` (and ``then``), after a quantifier's ``:``, before ``or`` and ``and``
+(layout.py); its lines after the first are indented two more (four more for a line opening a
+block, and a break inside brackets in the first of them two more again).
+
+Blank lines: one is kept where the source had any, between two items of a block, between comments
+and what they stand above, and before the comments closing a block; top-level items are apart by
+one, but for items the source wrote on consecutive lines (a run of cards), which stay together.
+A comment after code stays at the end of its line; the comments trailing a run of one-line items of
+a block line up two spaces past the longest of those lines (up to column 50), others are two spaces
+past their code. Comments are not counted in the width.
+
+What the author chose is kept where the AST cannot tell it: a string literal short or long as
+written (a long one keeps its line breaks, only its indentation set to its line's), a board's
+drawing as drawn; the parentheses the source put around an expression with operators; words that
+say the default (``public``, ``at top``, ``exactly one``, ``copies 1``, a role's ``game`` scope,
+``players 2 to 2``), where written; a card, card type, deck or menu on one line or as a block, as written (one line only
+if it fits), a card's fields on the lines the source gave them; an ability, trigger or one-branch
+statement whose single statement the source wrote ``{ on one line }``, if it fits. The items of a
+rule and of a card keep their source order.
+
+Printed from the AST alone (``format_module``): defaults are left out and so are words the AST does
+not keep, expressions get the fewest parentheses that keep their tree (precedence as in
+``grammar/common.lark``), a ``text``, ``note`` or ``example`` too long for a line, or of several
+paragraphs, is a ``\"\"\"long string\"\"\"`` wrapped at 100 columns (the parser joins its lines into
+paragraphs, so wrapping changes nothing), and other text is ``"quoted"`` with ``\\"`` and ``\\\\``
+escapes.
 """
 
 from __future__ import annotations
@@ -23,9 +43,10 @@ from dataclasses import replace
 
 from . import ast as A
 from . import syntax
+from .authored import Authored
 from .comments import Placement, place
-from .layout import (AND, ELSE, FILL, INDENT, OR, STATEMENT, WIDTH, board_text, fit, flat, long_text,
-                     mark, quote)
+from .layout import (AND, BODY, ELSE, FILL, HEAD, INDENT, OR, STATEMENT, THEN, WIDTH, Remark, Trailed, align,
+                     as_written, board_text, fit, flat, joined, long_text, mark, quote, trailed)
 
 # Precedence levels of grammar/common.lark, loosest first.
 EXPR, LOR, LAND, NOT, CMP, SUM, PRODUCT, UNARY, POSTFIX, ATOM = range(10)
@@ -38,13 +59,14 @@ _CONSTANTS = {True: "true", False: "false", None: "none"}
 _COUNTS = {"one": "one", "any": "any number"}
 _DURATIONS = {"until_end": "until end of", "for_next": "for next", "for_this": "for this"}
 _COMMA = "," + mark(FILL)
+_VISIBILITY = {"hidden", "public", "ordered", "in-play"}
 
 
 def format_source(text: str, path: str = "<string>") -> str:
     """The canonical form of a rules file's text, comments kept (a byte-order mark is not text)."""
     text = text.removeprefix("\ufeff")      # as the parser does, so its positions fit this text
     module = syntax.parse_rules(text, path)
-    return Printer(place(text, module, blocks)).module(module)
+    return Printer(place(text, module, blocks), Authored(text)).module(module)
 
 
 def format_module(module: A.Module) -> str:
@@ -113,6 +135,12 @@ def _tail(node):
     return None
 
 
+# Blocks that stay '{ on one line }' where the source wrote them so, with one statement (see
+# ``Printer.one_liner``): an ability, a trigger and single-branch statements; not rules, actions or
+# the flow, whose bodies are sections of the game.
+_ONE_LINERS = (A.Ability, A.Trigger, A.Check, A.If, A.ForEach, A.Repeat, A.While, A.May)
+
+
 class _Paren:
     """An expression to print in parentheses whatever its level (see ``Printer.guarded``)."""
     __slots__ = ("expr",)
@@ -129,22 +157,66 @@ class _Forced(str):
 
 
 class Printer:
-    """Prints a module as lines; comments come from a ``Placement`` (none for a built AST)."""
+    """Prints a module as lines; comments come from a ``Placement`` and the author's choices from an
+    ``Authored`` source (neither for a built AST)."""
 
-    def __init__(self, comments: Placement | None = None):
+    def __init__(self, comments: Placement | None = None, source: Authored | None = None):
         self.comments = comments or Placement()
+        self.source = source
         self.original = {}         # id() of a guarded copy of a node -> the node (for its comments)
 
     # -- module and blocks
     def module(self, module: A.Module) -> str:
-        chunks = [self.comments_before(item, "") + self.node(item, "") for item in module.items]
+        """Top-level items apart by a blank line, but for runs the source wrote on consecutive lines."""
+        rendered, previous = [], None
+        for item in module.items:
+            rendered.append([""] * (previous is not None and self.apart(previous, item)) + self.render(item, ""))
+            previous = item
         end = self.comments.take_end(module) + self.comments.leftovers()
         if end:
-            chunks.append(end)
-        return "\n\n".join("\n".join(chunk) for chunk in chunks) + ("\n" if chunks else "")
+            apart = previous is not None and (not self.source or previous.span.end_line + 1 != end[0][0])
+            rendered.append([""] * apart + self.comment_lines(end, ""))
+        lines = [line for item in align(rendered) for line in item]
+        return "\n".join(lines) + ("\n" if lines else "")
 
-    def comments_before(self, node, pad: str) -> list:
-        return [pad + text for text in self.comments.take_before(node)]
+    def apart(self, previous, item) -> bool:
+        """Whether a blank line separates two top-level items."""
+        return not self.source or previous.span.end_line + 1 != self.comments.first_line(item)
+
+    def blank_between(self, previous, node) -> bool:
+        """Whether the source had a blank line between two items of a block (and the comments
+        above the second)."""
+        start = self.comments.first_line(node)
+        return bool(self.source) and previous.span.end_line + 1 < start and self.source.blank_above(start)
+
+    def comment_lines(self, comments, pad: str) -> list:
+        """Comments on lines of their own, a blank line kept where the source had one between two."""
+        out = []
+        for i, (line, text) in enumerate(comments):
+            if i and self.source and self.source.blank_above(line):
+                out.append("")
+            out.append(Remark(pad + text))
+        return out
+
+    def render(self, node, pad: str, printed=None) -> list:
+        """A node (printed as ``printed``, a guarded copy, if given) with its comments: those above
+        it, then its lines, a comment trailing its first or last line."""
+        comments = self.comments.take_before(node)
+        out = self.comment_lines(comments, pad)
+        start = getattr(node.span, "line", 0)
+        if comments and self.source and comments[-1][0] < start and self.source.blank_above(start):
+            out.append("")
+        lines = list(self.node(printed or node, pad))
+        for index, which in ((0, "first"), (-1, "last")):
+            comment = self.comments.take_trailing(node, which)
+            # a line with a comment already, or one that ends inside a long string: it goes above
+            inside = index == 0 and len(lines) > 1 and isinstance(node, (A.Doc, A.Board))
+            with_comment = None if inside else trailed(lines[index], comment)
+            if comment and with_comment is None:
+                out.append(Remark(pad + comment))
+            elif comment:
+                lines[index] = with_comment
+        return out + lines
 
     def node(self, node, pad: str) -> list:
         method = getattr(self, "p_" + type(node).__name__, None)
@@ -156,15 +228,13 @@ class Printer:
         """Statements (or other items) one per line, a blank line kept where the source had one.
         Each is printed knowing how the next begins (so, last first): see ``guarded``."""
         nodes = list(nodes)
-        blanks = [i > 0 and self.comments.blank_between(nodes[i - 1], n) for i, n in enumerate(nodes)]
+        blanks = [i > 0 and self.blank_between(nodes[i - 1], n) for i, n in enumerate(nodes)]
         rendered, following = [None] * len(nodes), ""
         for i in reversed(range(len(nodes))):
-            rendered[i] = self.node(self.guarded(nodes[i], following), pad)
-            following = rendered[i][0].lstrip()[:1]
-        out = []
-        for i, n in enumerate(nodes):
-            out += [""] * blanks[i] + self.comments_before(n, pad) + rendered[i]
-        return out
+            rendered[i] = [""] * blanks[i] + self.render(nodes[i], pad, self.guarded(nodes[i], following))
+            following = next((line.lstrip()[:1] for line in rendered[i]
+                              if line.strip() and not isinstance(line, Remark)), "")
+        return [line for item in align(rendered) for line in item]
 
     def guarded(self, node, following: str):
         """Statements have no separator. Before one that starts with '(', a statement ending in a
@@ -182,29 +252,55 @@ class Printer:
 
     def braces(self, pad: str, segments, owner, after: str = "") -> list:
         """``head { ... } head { ... }after``: one or more blocks, each given as (head, nodes) or
-        (head, lines), each with the comments that close it."""
+        (head, lines), each with the comments that close it; a comment trailing a line that opens a
+        block stays there."""
         inner = pad + INDENT
-        bodies = [(body if body and isinstance(body[0], str) else self.block(body, inner))
-                  + [inner + c for c in self.comments.take_end(self.original.get(id(owner), owner), i)]
-                  for i, (_, body) in enumerate(segments)]
-        if not any(bodies):
-            return fit(pad, " ".join(f"{head} {{}}" for head, _ in segments) + after)
+        owner = self.original.get(id(owner), owner)
+        bodies = []
+        for i, (_, body) in enumerate(segments):
+            lines = list(body) if body and isinstance(body[0], str) else self.block(body, inner)
+            end = self.comments.take_end(owner, i)
+            if end and lines and self.source and self.source.blank_above(end[0][0]):
+                lines.append("")
+            bodies.append(lines + self.comment_lines(end, inner))
+        heads = [self.comments.take_head(owner, i) for i in range(len(segments))]
+        if not any(heads):
+            one = self.one_liner(pad, segments, bodies, owner, after)
+            if one:
+                return [one]
+            if not any(bodies):
+                return fit(pad, " ".join(f"{head} {{}}" for head, _ in segments) + after, HEAD)
         lines = []
         for i, ((head, _), body) in enumerate(zip(segments, bodies)):
-            lines += fit(pad, (head if i == 0 else "} " + head) + " {")
-            lines += body
+            opening = fit(pad, (head if i == 0 else "} " + head) + " {", HEAD)
+            opening[-1] = trailed(opening[-1], heads[i])
+            lines += opening + body
         return lines + fit(pad, "}" + after)
 
+    def one_liner(self, pad: str, segments, bodies, owner, after: str):
+        """``head { statement }`` on one line, for a block the source wrote so (see ``_ONE_LINERS``)."""
+        if not (isinstance(owner, _ONE_LINERS) and len(segments) == 1 and len(bodies[0]) == 1
+                and self.source and self.source.one_line(owner) and not self.comments.has_within(owner)):
+            return None
+        line = pad + flat(f"{segments[0][0]} {{ {bodies[0][0].strip()} }}{after}")
+        return line if len(line) <= WIDTH else None
+
     # -- expressions
-    def x(self, e, need: int = EXPR, follow=None) -> str:
+    def x(self, e, need: int = EXPR, follow=None, around: int = 0) -> str:
         """An expression where the grammar wants level ``need``; ``follow`` is the level of the
         operator printed right after it (None for a keyword or a closing bracket). A quantifier's
         condition, a conditional's else part and a ranking's key run on to the right: followed by an
-        operator they would take it, so they get parentheses."""
+        operator they would take it, so they get parentheses. An expression with operators of its
+        own keeps the parentheses its author put around it (one pair; ``around`` is how many pairs
+        around it are not its own: a call's sole argument sits in the call's)."""
+        if isinstance(e, _Paren):
+            return "(" + self._x(e.expr, None) + ")"
         swallows = follow is not None and (isinstance(e, (A.Quantified, A.IfExpr))
                                            or (isinstance(e, A.Ranked) and follow >= SUM))
-        if isinstance(e, _Paren) or _level(e) < need or swallows:
-            return "(" + self._x(getattr(e, "expr", e), None) + ")"
+        grouped = self.source is not None and (_level(e) < POSTFIX or isinstance(e, A.Ranked)) \
+            and self.source.parenthesized(e, around + 1)
+        if _level(e) < need or swallows or grouped:
+            return "(" + self._x(e, None) + ")"
         return self._x(e, follow)
 
     def _x(self, e, follow) -> str:
@@ -212,7 +308,8 @@ class Printer:
         if kind is A.Number:
             return str(e.value)
         if kind is A.Text:
-            return quote(e.value)
+            literal = self.source.literal(e) if self.source else None
+            return literal if literal and literal.startswith('"""') and "\n" not in literal else quote(e.value)
         if kind is A.Constant:
             return _CONSTANTS[e.value]
         if kind is A.This:
@@ -224,7 +321,7 @@ class Printer:
         if kind is A.Index:
             return f"{self.x(e.subject, POSTFIX, POSTFIX)}[{self.x(e.index)}]"
         if kind is A.Call:
-            return f"{e.name}({self.xs(e.args)})"
+            return self.call(e.name, e.args, bare=False)
         if kind is A.ListExpr:
             return f"[{self.xs(e.items)}]"
         if kind is A.Unary:
@@ -238,23 +335,30 @@ class Printer:
         if kind is A.IsNone:
             return self.x(e.subject, SUM, CMP) + (" is not none" if e.negated else " is none")
         if kind is A.IfExpr:
-            return (f"if {self.x(e.condition)} then {self.x(e.then)}{mark(ELSE)}"
+            return (f"if {self.x(e.condition)}{mark(THEN)}then {self.x(e.then)}{mark(ELSE)}"
                     f"else {self.x(e.otherwise, EXPR, follow)}")
         if kind is A.Quantified:
-            return f"{e.kind} {e.var} in {self.x(e.iterable, SUM)}: {self.x(e.body, EXPR, follow)}"
+            return (f"{e.kind} {e.var} in {self.x(e.iterable, SUM)}:{mark(BODY)}"
+                    f"{self.x(e.body, EXPR, follow)}")
         if kind is A.Ranked:
             return f"{e.kind} {e.var} in {self.x(e.iterable, SUM)} by {self.x(e.key, SUM, follow)}"
         raise TypeError(f"the formatter does not know the expression {kind.__name__}")
 
-    def xs(self, exprs) -> str:
-        return _COMMA.join(self.x(e) for e in exprs)
+    def xs(self, exprs, call: bool = False) -> str:
+        """Items of a list or arguments of a call, which may break after the opening bracket too
+        (but a call's sole argument hugs it: ``flatten([``); the sole argument of a call is within
+        the call's brackets."""
+        around = int(call and len(exprs) == 1)
+        opening = mark(FILL, tight=True) if exprs and not around else ""
+        return opening + _COMMA.join(self.x(e, around=around) for e in exprs)
 
     def p(self, e) -> str:
         """A postfix expression: a statement's target, zone or chooser."""
         return self.x(e, POSTFIX)
 
-    def call(self, name: str, args) -> str:
-        return f"{name}({self.xs(args)})" if args else name
+    def call(self, name: str, args, bare: bool = True) -> str:
+        """``name(args)``; a call written ``name`` alone (``bare``) when it has none (emit, perform)."""
+        return f"{name}({self.xs(args, call=True)})" if args or not bare else name
 
     def prompt(self, text: str) -> str:
         return f"{mark(STATEMENT)}{quote(text)}" if text or isinstance(text, _Forced) else ""
@@ -262,12 +366,16 @@ class Printer:
     # -- top-level items
     def p_Game(self, g: A.Game, pad: str) -> list:
         inner = pad + INDENT
-        lines = self.block(g.sources, inner) + fit(inner, f"players {g.min_players} to {g.max_players}")
+        lines = self.block(g.sources, inner)
+        if (g.min_players, g.max_players) != (2, 2) or self.source is None or _says_players(self.source.words(g)):
+            lines += fit(inner, f"players {g.min_players} to {g.max_players}")     # 2 to 2 if none is said
         if g.formats:
-            counts = {name: (low, high) for name, low, high in g.format_players}
+            counted = list(g.format_players)     # in order: the names given a number of players
 
             def one(name):
-                low, high = counts.get(name, (None, None))
+                low = high = None
+                if counted and counted[0][0] == name:       # a name written twice: the first takes it
+                    _, low, high = counted.pop(0)
                 if low is None:
                     return name
                 if low == high:
@@ -286,21 +394,43 @@ class Printer:
         return self.braces(pad, [("state", s.fields)], s)
 
     def p_StateField(self, f: A.StateField, pad: str) -> list:
-        # 'game' is the default scope; a role (one player, or none) is written without it
-        words = [f.kind, f.name] if (f.kind, f.scope) == ("role", "game") else [f.scope, f.kind, f.name]
+        written = self.source.words(f) if self.source else []
+        # 'game' is the default scope; a role (one player, or none) is written without it, unless
+        # the source gave a scope
+        if written:
+            scoped = written[0] in ("game", "player")
+        else:
+            scoped = (f.kind, f.scope) != ("role", "game")
+        words = ([f.scope] if scoped else []) + [f.kind, f.name]
         for word, value in (("=", f.initial), ("min", f.minimum), ("max", f.maximum)):
             if value is not None:
                 words += [word, self.x(value)]
-        words += ["hidden"] * f.hidden + ["ordered"] * f.ordered + ["in-play"] * getattr(f, "in_play", False)
-        return fit(pad, " ".join(words))
+        return fit(pad, " ".join(words + self.visibility(f, written[2 + scoped:])))
+
+    def visibility(self, f: A.StateField, written: list) -> list:
+        """A state field's visibility words: as the source wrote them (``public`` too, the default),
+        if they say what the field holds; else those that are not the default, in canonical order."""
+        flags = ["hidden"] * f.hidden + ["ordered"] * f.ordered + ["in-play"] * getattr(f, "in_play", False)
+        values = [v for v in (f.initial, f.minimum, f.maximum) if v is not None]
+        if values and self.source:
+            last = max(values, key=lambda v: self.source.bounds(v) or (0, 0))
+            written = self.source.words(f, upto=last)
+        if set(written) <= _VISIBILITY and set(written) - {"public"} == set(flags):
+            return written
+        return flags
 
     def p_CardType(self, t: A.CardType, pad: str) -> list:
         head = f"card type {t.name}"
-        if not self.has_comments(t, t.fields):
+        if self.may_be_one_line(t):
             line = one_line(pad, head, [flat(self.field_decl(f)) for f in t.fields], "  ")
             if len(line) <= WIDTH:
                 return [line]
         return self.braces(pad, [(head, t.fields)], t)
+
+    def may_be_one_line(self, node) -> bool:
+        """A card, card type or deck is printed on one line (if it fits) when it holds no comment
+        and, printed from its source, the source wrote it on one line."""
+        return not self.comments.has_within(node) and (self.source is None or self.source.one_line(node))
 
     def field_decl(self, f: A.FieldDecl) -> str:
         return f"{f.name}: {f.type}" + (f" = {self.x(f.default)}" if f.default is not None else "") + \
@@ -310,31 +440,39 @@ class Printer:
         return fit(pad, self.field_decl(f))
 
     def p_Card(self, c: A.Card, pad: str) -> list:
-        """Fields side by side while they fit, abilities as blocks, in their source order."""
-        head = f"card {quote(c.title)} {c.type}" + (f" copies {c.copies}" if c.copies != 1 else "")
+        """Fields side by side while they fit (printed from the source, only those it wrote on one
+        line), abilities as blocks, in their source order."""
+        copies = c.copies != 1 or (self.source is not None and "copies" in self.head_words(c))
+        head = f"card {quote(c.title)} {c.type}" + (f" copies {c.copies}" if copies else "")
         card_items = items(c)
-        if not c.abilities and not self.has_comments(c, card_items):
+        if not c.abilities and self.may_be_one_line(c):
             line = one_line(pad, head, [flat(self.card_field(f)) for f in card_items])
             if len(line) <= WIDTH:
                 return [line]
-        inner, lines, run = pad + INDENT, [], False
+        inner, lines, run, previous = pad + INDENT, [], False, None
         for item in card_items:
-            comments = self.comments_before(item, inner)
-            if isinstance(item, A.CardField):
-                text = flat(self.card_field(item))
-                if run and not comments and len(lines[-1]) + 1 + len(text) <= WIDTH:
-                    lines[-1] += " " + text
-                else:
-                    fitted = fit(inner, self.card_field(item))
-                    lines += comments + fitted
-                    run = len(fitted) == 1
+            blank = previous is not None and self.blank_between(previous, item)
+            rendered = self.render(item, inner)
+            together = self.source is None or (previous is not None and previous.span.end_line == item.span.line)
+            if (run and not blank and together and isinstance(item, A.CardField) and len(rendered) == 1
+                    and len(lines[-1][-1]) + 1 + len(rendered[0].lstrip()) <= WIDTH):
+                lines[-1][-1] = joined(lines[-1][-1], rendered[0])
             else:
-                lines += comments + self.node(item, inner)
-                run = False
-        return self.braces(pad, [(head, lines)], c)
+                lines.append([""] * blank + rendered)
+            run = isinstance(item, A.CardField) and len(rendered) == 1 and not isinstance(lines[-1][-1], Trailed)
+            previous = item
+        return self.braces(pad, [(head, [line for item in align(lines) for line in item])], c)
+
+    def head_words(self, node) -> list:
+        """The words of a node's source before its first '{'."""
+        words = self.source.words(node)
+        return words[:words.index("{")] if "{" in words else words
 
     def card_field(self, f: A.CardField) -> str:
         return f"{f.name} {self.x(f.value)}"
+
+    def p_CardField(self, f: A.CardField, pad: str) -> list:
+        return fit(pad, self.card_field(f))
 
     def p_Ability(self, a: A.Ability, pad: str) -> list:
         head = f"ability {quote(a.name)}" + (f" {quote(a.kind)}" if a.kind else "")
@@ -347,7 +485,7 @@ class Printer:
 
     def p_Deck(self, d: A.Deck, pad: str) -> list:
         entries = [f"{count} {quote(title)}" for count, title in d.entries]
-        if not self.has_comments(d, []):
+        if self.may_be_one_line(d):
             line = one_line(pad, f"deck {d.name}", entries)
             if len(line) <= WIDTH:
                 return [line]
@@ -355,6 +493,9 @@ class Printer:
 
     def p_Board(self, b: A.Board, pad: str) -> list:
         head = f"board {b.name} "
+        literal = self.source.literal(b) if self.source else None
+        if literal and syntax.unquote_lines(literal) == b.drawing:
+            return (pad + head + literal).split("\n")         # a drawing as its author drew it
         return board_text(b.drawing, pad, head) or [pad + head + quote(b.drawing)]
 
     def p_Rule(self, r: A.Rule, pad: str) -> list:
@@ -363,6 +504,11 @@ class Printer:
 
     def p_Doc(self, d: A.Doc, pad: str) -> list:
         short = f"{pad}{d.kind} {quote(d.text)}"
+        literal = self.source.literal(d) if self.source else None
+        if literal and literal.startswith('"""'):
+            return as_written(literal, pad, d.kind + " ", syntax.unquote, d.text)
+        if literal:
+            return [short]
         if len(short) > WIDTH or "\n\n" in d.text:
             return long_text(d.text, pad, d.kind + " ") or [short]
         return [short]
@@ -404,9 +550,6 @@ class Printer:
             return e.name + (f"({', '.join(e.params)})" if e.params else "")
         return f"{e.kind} {milestone(e.milestone, e.name)}"
 
-    def has_comments(self, node, kids) -> bool:
-        return self.comments.has_end(node) or any(self.comments.has_before(k) for k in kids)
-
     # -- statements
     def p_Let(self, s: A.Let, pad: str) -> list:
         return fit(pad, f"let {s.var} = {self.x(s.value)}")
@@ -424,7 +567,8 @@ class Printer:
         return fit(pad, f"transfer {self.x(s.amount)} from {self.p(s.source)} to {self.p(s.destination)}")
 
     def p_Move(self, s: A.Move, pad: str) -> list:
-        place = f" at {s.place}" if s.place != "top" else ""
+        written = self.source is not None and "at" in self.source.words(s, upto=s.destination)
+        place = f" at {s.place}" if s.place != "top" or written else ""
         return fit(pad, f"move {self.x(s.cards)} to {self.p(s.destination)}{place}")
 
     def p_Draw(self, s: A.Draw, pad: str) -> list:
@@ -498,16 +642,23 @@ class Printer:
         return fit(pad, f"roll {self.x(s.count)} {s.dice} dice as {s.var}")
 
     def p_Window(self, s: A.Window, pad: str) -> list:
-        return self.menu_block(pad, f"window {quote(s.name)} starting with {self.x(s.starting)}", s.menu)
+        return self.menu_block(pad, f"window {quote(s.name)} starting with {self.x(s.starting)}", s)
 
     def p_Turn(self, s: A.Turn, pad: str) -> list:
-        return self.menu_block(pad, f"turn of {self.x(s.player)}", s.menu)
+        return self.menu_block(pad, f"turn of {self.x(s.player)}", s)
 
-    def menu_block(self, pad: str, head: str, menu_parts) -> list:
-        line = f"{pad}{flat(head)} {{ {flat(menu(menu_parts))} }}"
-        if len(line) <= WIDTH:
-            return [line]
-        return fit(pad, head + " {") + fit(pad + INDENT, menu(menu_parts)) + [pad + "}"]
+    def menu_block(self, pad: str, head: str, node) -> list:
+        """A menu on one line if it fits (printed from the source, if the source wrote it on one);
+        else one part per line, each after the first opening with 'then'."""
+        parts = menu(node.menu, self.source)
+        if self.source is None or self.source.one_line(node):
+            line = f"{pad}{flat(head)} {{ {' then '.join(flat(p) for p in parts)} }}"
+            if len(line) <= WIDTH:
+                return [line]
+        lines = fit(pad, head + " {", HEAD)
+        for i, part in enumerate(parts):
+            lines += fit(pad + INDENT, ("then " if i else "") + part)
+        return lines + [pad + "}"]
 
     def p_Perform(self, s: A.Perform, pad: str) -> list:
         return fit(pad, f"perform {self.call(s.action, s.args)} by {self.x(s.actor)}")
@@ -517,7 +668,8 @@ class Printer:
         return fit(pad, f"initiate {quote(s.ability)} abilities of {self.x(s.cards)}{ordered}")
 
     def p_Require(self, s: A.Require, pad: str) -> list:
-        return fit(pad, f"require {self.x(s.condition)} cite {s.cite}{mark(STATEMENT)}{quote(s.message)}")
+        return fit(pad, f"require {self.x(s.condition)}{mark(STATEMENT)}cite {s.cite}{mark(STATEMENT)}"
+                        f"{quote(s.message)}")
 
     def p_Modify(self, s: A.Modify, pad: str) -> list:
         d = s.duration
@@ -538,16 +690,24 @@ def one_line(pad: str, head: str, words, gap: str = " ") -> str:
     return f"{pad}{head} {{ {gap.join(words)} }}" if words else f"{pad}{head} {{}}"
 
 
+def _says_players(words: list) -> bool:
+    """Whether a game header's words hold 'players N to M'."""
+    return any(word == "players" and i + 2 < len(words) and words[i + 1].isdigit() and words[i + 2] == "to"
+               for i, word in enumerate(words))
+
+
 def milestone(kind: str, name: str) -> str:
     return f"phase {name}" if kind == "phase" else kind
 
 
-def menu(menu_parts) -> str:
+def menu(menu_parts, source: Authored | None = None) -> list:
+    """A menu's parts; 'exactly one' where the source wrote it."""
     def part(m: A.MenuPart) -> str:
         count = _COUNTS.get(m.count) or (f"up to {m.n}" if m.count == "up-to" else str(m.n))
+        if m.count == "one" and source is not None and source.words(m)[:1] == ["exactly"]:
+            count = "exactly one"
         return f"{count} of {_COMMA.join(m.actions)}" + (" repeats allowed" if m.repeats else "")
-    return mark(STATEMENT).join([part(m) + " then" for m in menu_parts[:-1]] + [part(menu_parts[-1])]) \
-        if menu_parts else ""
+    return [part(m) for m in menu_parts]
 
 
 def _level(e) -> int:

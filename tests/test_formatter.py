@@ -2,7 +2,10 @@
 
 Over a corpus of every construct (tests/corpus/constructs.ludex), the test games and every bundled
 game (rules/*.ludex, globbed when the tests are collected): parsing the output gives the same AST,
-formatting is idempotent and every comment survives. Then the layout itself, random ASTs
+formatting is idempotent and every comment survives; the bundled games are in canonical form already
+(formatting them changes nothing), and formatting rules written by hand changes their layout only.
+Then the layout itself, what the author wrote that the formatter keeps (comments at the end of a
+line, blank lines, parentheses, words that say the default, string literals as written), random ASTs
 (hypothesis) and ``ludex fmt``'s exit codes.
 """
 
@@ -27,8 +30,9 @@ from interpreter.syntax import parse_rules, parser
 
 ROOT = Path(__file__).resolve().parent.parent
 CONSTRUCTS = ROOT / "tests" / "corpus" / "constructs.ludex"
-CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.ludex")) + sorted((ROOT / "tests" / "games").glob("*.ludex")) \
-    + sorted((ROOT / "rules").glob("*.ludex"))
+BUNDLED = sorted((ROOT / "rules").glob("*.ludex"))
+WRITTEN = sorted((ROOT / "tests" / "games").glob("*.ludex")) + BUNDLED       # rules written by hand
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("*.ludex")) + WRITTEN
 
 
 def fmt(text: str) -> str:
@@ -52,11 +56,41 @@ def test_round_trip_and_idempotence(path):
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_comment_survives(path):
-    """Each comment, once (a comment trailing a block's '}' moves above the block, so the order
-    may change)."""
+    """Each comment, once (a comment inside a statement printed on one line moves above it, so
+    the order may change)."""
     text = path.read_text(encoding="utf-8")
     once = format_source(text, str(path))
     assert sorted(c.text for c in scan(once)) == sorted(c.text for c in scan(text))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_bundled_games_are_in_canonical_form(path):
+    text = path.read_text(encoding="utf-8")
+    assert format_source(text, str(path)) == text
+
+
+TOKENS = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?!"")(?:[^"\\\n]|\\.)*"|#[^\n]*|[A-Za-z0-9_-]+|\S')
+
+
+def _tokens(text: str) -> list:
+    """The text's tokens, comments apart; a long string as its words (its line breaks and
+    indentation are layout)."""
+    out = []
+    for token in TOKENS.findall(text):
+        if token.startswith('"""'):
+            out += ['"""'] + token[3:-3].split() + ['"""']
+        elif not token.startswith("#"):
+            out.append(token)
+    return out
+
+
+@pytest.mark.parametrize("path", WRITTEN, ids=lambda p: str(p.relative_to(ROOT)))
+def test_formatting_written_rules_changes_layout_only(path):
+    """Its indentation lost, a file is printed back with the same tokens: where the AST cannot tell
+    what the author wrote (parentheses, a default written out, a long string), the formatter keeps it."""
+    text = path.read_text(encoding="utf-8")
+    flush = "\n".join(line.strip() for line in text.splitlines())
+    assert _tokens(format_source(flush, str(path))) == _tokens(text)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -154,6 +188,30 @@ def test_canonical_layout():
     ("(xs)[0].gold", "xs[0].gold"),
 ])
 def test_minimal_parentheses(source, printed):
+    """Printed from the AST alone, an expression gets the fewest parentheses that keep its tree."""
+    assert format_module(parse(f"value v = {source}")) == f"value v = {printed}\n"
+
+
+@pytest.mark.parametrize("source, printed", [
+    ("(a - b) - c", "(a - b) - c"),
+    ("(not a) and b", "(not a) and b"),
+    ("a or (b and c)", "a or (b and c)"),
+    ("(highest p in xs by k) == 1", "(highest p in xs by k) == 1"),
+    ("highest p in xs by (k + 1)", "highest p in xs by (k + 1)"),
+    ("if (any x in xs: x.ok) then (those x in xs: x.ok) else xs",
+     "if (any x in xs: x.ok) then (those x in xs: x.ok) else xs"),
+    ("f((a or b), c)", "f((a or b), c)"),
+    ("f((a or b))", "f((a or b))"),
+    ("f(a or b)", "f(a or b)"),
+    ("(a + b)", "(a + b)"),
+    ("((a == b))", "(a == b)"),
+    ("every p in (xs): (p.ready)", "every p in xs: p.ready"),
+    ("(xs)[0].gold", "xs[0].gold"),
+    ("f((x))", "f(x)"),
+])
+def test_the_authors_parentheses_around_an_expression_with_operators_are_kept(source, printed):
+    """They show how its parts group; around a name, a call or a literal they say nothing, and a
+    second pair says nothing more."""
     assert fmt(f"value v = {source}") == f"value v = {printed}\n"
 
 
@@ -170,9 +228,10 @@ def test_an_empty_prompt_before_a_quoted_chooser_stays():
 
 
 def test_long_text_is_wrapped_inside_triple_quotes():
+    """Printed from the AST alone; from a source, a literal is kept as written (below)."""
     words = " ".join(f"word{i}" for i in range(60))
     source = f'rule 1 "R" {{ text "{words}\\n\\nSecond paragraph with a \\"quote\\"" note "short" }}'
-    out = fmt(source)
+    out = format_module(parse(source))
     assert '  text """word0 word1' in out and '\n\n  Second paragraph with a "quote\\""""' in out
     assert all(len(line) <= 100 for line in out.splitlines())
     assert '  note "short"' in out
@@ -188,6 +247,36 @@ def test_long_statements_break_and_stay_equal():
     assert all(len(line) <= 100 for line in out.splitlines())
     assert parse(out) == parse(source)
     assert fmt(out) == out
+
+
+def test_a_long_string_keeps_its_line_breaks_and_is_indented_as_its_line():
+    source = ('rule 1 "R" {\n'
+              '      text """A. The first item of a list\n'
+              '         B. the second, which the author   \n'
+              '\n'
+              '     C. a new paragraph"""\n'
+              '  note "A short string stays short, however long it is: ' + "words " * 20 + '"\n'
+              '}\n')
+    out = fmt(source)
+    assert out == ('rule 1 "R" {\n'
+                   '  text """A. The first item of a list\n'
+                   '  B. the second, which the author\n'
+                   '\n'
+                   '  C. a new paragraph"""\n'
+                   '  note "A short string stays short, however long it is: ' + "words " * 20 + '"\n'
+                   '}\n')
+    assert parse(out) == parse(source)
+
+
+def test_a_long_string_that_cannot_be_indented_again_is_kept_as_written():
+    source = 'rule 1 "R" {\n      text """a line ending in an escaped blank\\ \n        b"""\n}\n'
+    assert fmt(source) == 'rule 1 "R" {\n  text """a line ending in an escaped blank\\ \n        b"""\n}\n'
+    assert parse(fmt(source)) == parse(source)
+
+
+def test_a_boards_drawing_is_kept_as_drawn():
+    source = 'board b """\n    A   B\n  +---+---+\n1 | .   . |\n  +---+---+\n"""\n'
+    assert fmt(source) == source
 
 
 def test_short_strings_escape_quotes_and_backslashes():
@@ -207,7 +296,7 @@ def test_a_board_keeps_its_lines():
 # ------------------------------------------------------------------ comments
 
 
-def test_comments_go_above_what_they_trail_and_stay_in_their_block():
+def test_comments_stay_at_the_end_of_their_line_and_in_their_block():
     source = (
         "# file\n"
         "flow {  # opens\n"
@@ -217,31 +306,125 @@ def test_comments_go_above_what_they_trail_and_stay_in_their_block():
         "    # ends the if\n"
         "  } else {  # opens the else\n"
         "    run 3\n"
-        "  }\n"
+        "  }   # closes the if\n"
         "\n"
         "  run 4\n"
+        "\n"
         "  # ends the flow\n"
         "}\n"
         "# ends the file\n")
     assert fmt(source) == (
         "# file\n"
-        "# opens\n"
-        "flow {\n"
-        "  # trails\n"
-        "  run 1\n"
+        "flow {  # opens\n"
+        "  run 1  # trails\n"
         "  if a {\n"
         "    run 2\n"
         "    # ends the if\n"
-        "  } else {\n"
-        "    # opens the else\n"
+        "  } else {  # opens the else\n"
         "    run 3\n"
-        "  }\n"
+        "  }  # closes the if\n"
         "\n"
         "  run 4\n"
+        "\n"
         "  # ends the flow\n"
         "}\n"
-        "\n"
         "# ends the file\n")
+
+
+def test_trailing_comments_of_one_line_items_line_up():
+    """Two spaces past the longest line of the run, whatever the source had; a blank line or a line
+    without a comment does not end the run, an item on several lines does; a line too long to line
+    up with the others keeps its comment two spaces past its code."""
+    source = (
+        "state {\n"
+        "  game supply treasury = 10000 min 0 # the gold tokens\n"
+        "  player counter gold = 0 min 0    # the gold pool\n"
+        "\n"
+        "  player zone hand hidden\n"
+        "  role first-player      # holds the token\n"
+        "  player zone a-zone-whose-name-is-long-enough public ordered # the outlier\n"
+        "}\n"
+        "flow {\n"
+        "  set x = 1 # one\n"
+        "  if a {  # a block\n"
+        "    run 1\n"
+        "  }\n"
+        "  set yy = 2 # two\n"
+        "}\n")
+    assert fmt(source) == (
+        "state {\n"
+        "  game supply treasury = 10000 min 0  # the gold tokens\n"
+        "  player counter gold = 0 min 0       # the gold pool\n"
+        "\n"
+        "  player zone hand hidden\n"
+        "  role first-player                   # holds the token\n"
+        "  player zone a-zone-whose-name-is-long-enough public ordered  # the outlier\n"
+        "}\n"
+        "flow {\n"
+        "  set x = 1  # one\n"
+        "  if a {  # a block\n"
+        "    run 1\n"
+        "  }\n"
+        "  set yy = 2  # two\n"
+        "}\n")
+
+
+def test_a_comment_inside_a_statement_printed_on_one_line():
+    source = 'flow {\n  require a and  # why\n    b cite 1 "m"\n  require c  # c\n    # d\n    cite 1 "n"\n}\n'
+    assert fmt(source) == 'flow {\n  require a and b cite 1 "m"  # why\n  # d\n  require c cite 1 "n"        # c\n}\n'
+
+
+def test_blank_lines_the_author_wrote_are_kept_once():
+    source = (
+        "# A header\n"
+        "# of two lines.\n"
+        "\n"
+        "\n"
+        "# Its second paragraph.\n"
+        "\n"
+        "card type plot { gold: number }\n"
+        "card \"A\" plot { gold 1 }\n"
+        "# the second card\n"
+        "card \"B\" plot { gold 2 }\n"
+        "\n"
+        "\n"
+        "flow {\n"
+        "\n"
+        "  run 1\n"
+        "  # about run 2\n"
+        "\n"
+        "  run 2\n"
+        "  run 3\n"
+        "\n"
+        "\n"
+        "  # the end\n"
+        "\n"
+        "}\n"
+        "value v = 1 value w = 2\n")
+    # top-level items are apart by a blank line unless the source wrote them on consecutive lines
+    assert fmt(source) == (
+        "# A header\n"
+        "# of two lines.\n"
+        "\n"
+        "# Its second paragraph.\n"
+        "\n"
+        "card type plot { gold: number }\n"
+        "card \"A\" plot { gold 1 }\n"
+        "# the second card\n"
+        "card \"B\" plot { gold 2 }\n"
+        "\n"
+        "flow {\n"
+        "  run 1\n"
+        "  # about run 2\n"
+        "\n"
+        "  run 2\n"
+        "  run 3\n"
+        "\n"
+        "  # the end\n"
+        "}\n"
+        "value v = 1\n"
+        "\n"
+        "value w = 2\n")
 
 
 def test_a_hash_in_text_is_not_a_comment():
@@ -252,8 +435,86 @@ def test_a_hash_in_text_is_not_a_comment():
 
 
 def test_a_file_of_comments_only():
-    assert fmt("# just this\n\n# and this") == "# just this\n# and this\n"
+    assert fmt("# just this\n\n\n# and this") == "# just this\n\n# and this\n"
     assert fmt("") == ""
+
+
+# ------------------------------------------------------------------ what the author chose
+
+
+def test_words_that_say_the_default_are_kept_where_written_and_not_added():
+    source = ('state {\n  player zone hand public in-play\n  game role first-player\n  game zone deck ordered hidden\n'
+              '  role second-player\n  counter c = 0 max 3 min 0\n}\n'
+              'card "A" plot copies 1 { gold 1 }\ncard "B" plot { gold 1 }\n'
+              'flow {\n  move c to p.hand at top\n  move c to p.hand\n'
+              '  turn of p { exactly one of a then one of b }\n}\n')
+    assert fmt(source) == ('state {\n  player zone hand public in-play\n  game role first-player\n'
+                           '  game zone deck ordered hidden\n  role second-player\n  counter c = 0 min 0 max 3\n}\n'
+                           'card "A" plot copies 1 { gold 1 }\ncard "B" plot { gold 1 }\n'
+                           'flow {\n  move c to p.hand at top\n  move c to p.hand\n'
+                           '  turn of p { exactly one of a then one of b }\n}\n')
+    assert format_module(parse(source)) == (
+        'state {\n  player zone hand in-play\n  role first-player\n  game zone deck hidden ordered\n'
+        '  role second-player\n  game counter c = 0 min 0 max 3\n}\n'
+        '\n'
+        'card "A" plot { gold 1 }\n\ncard "B" plot { gold 1 }\n'
+        '\n'
+        'flow {\n  move c to p.hand\n  move c to p.hand\n  turn of p { one of a then one of b }\n}\n')
+
+
+def test_one_line_or_a_block_as_the_source_wrote_it():
+    """A card, card type, deck or menu keeps the source's choice (a block, or one line if it fits);
+    a card's fields stay on the lines the source gave them, while they fit; a block of one statement
+    written on one line (an ability, a trigger, a one-branch statement) stays so if it fits, not a
+    rule, an action or the flow."""
+    source = ('card type t { a: number  b: number }\ncard type u {\n  a: number\n}\n'
+              'card "A" t { a 1 b 2 }\ncard "B" t {\n  a 1\n  b 2\n}\ncard "C" t {\n  a 1 b 2\n'
+              '  ability "X" { log "x" }\n  ability "Y" {\n    log "y"\n  }\n}\n'
+              'deck d { 1 "A" }\ndeck e {\n  1 "A"\n}\n'
+              'rule 1 "R" { run 2 }\nrule 2 "S" {\n  whenever a { end game }\n  if b { run 1 }\n'
+              '  turn of p {\n    one of a\n  }\n  window "w" starting with p { one of a }\n}\n')
+    assert fmt(source) == ('card type t { a: number  b: number }\ncard type u {\n  a: number\n}\n'
+                           'card "A" t { a 1 b 2 }\ncard "B" t {\n  a 1\n  b 2\n}\ncard "C" t {\n  a 1 b 2\n'
+                           '  ability "X" { log "x" }\n  ability "Y" {\n    log "y"\n  }\n}\n'
+                           'deck d { 1 "A" }\ndeck e {\n  1 "A"\n}\n'
+                           'rule 1 "R" {\n  run 2\n}\nrule 2 "S" {\n  whenever a { end game }\n  if b { run 1 }\n'
+                           '  turn of p {\n    one of a\n  }\n  window "w" starting with p { one of a }\n}\n')
+    wide = 'card "A" t { ' + " ".join(f"a-field-of-the-card{i} {i}" for i in range(6)) + ' }\n'
+    assert fmt(wide) == ('card "A" t {\n  ' + " ".join(f"a-field-of-the-card{i} {i}" for i in range(4)) + "\n  "
+                         + " ".join(f"a-field-of-the-card{i} {i}" for i in range(4, 6)) + '\n}\n')
+
+
+def test_a_long_statement_breaks_before_cite_and_message_as_needed():
+    condition = " or ".join(f"c.type == \"kind-{i}\"" for i in range(3))
+    message = "A message long enough that the statement cannot keep it on its first line at all."
+    assert fmt(f'flow {{ require {condition} cite 1.2 "{message}" }}') == (
+        'flow {\n'
+        f'  require {condition} cite 1.2\n'
+        f'    "{message}"\n'
+        '}\n')
+    long_condition = " or ".join(f"c.type == \"kind-{i}\"" for i in range(6))
+    assert fmt(f'flow {{ require {long_condition} cite 1.2 "{message}" }}') == (
+        'flow {\n'
+        '  require c.type == "kind-0"\n' + "".join(f'    or c.type == "kind-{i}"\n' for i in range(1, 6)) +
+        f'    cite 1.2 "{message}"\n'
+        '}\n')
+
+
+def test_a_line_breaks_after_an_opening_bracket_a_quantifiers_colon_and_before_then():
+    items = ", ".join(f'spaces-ahead(haddonfield, michael.space, "direction-{i}", myers-move-lines)'
+                      for i in range(3))
+    out = fmt(f"value pursue-spaces = flatten([{items}])")
+    assert out == ("value pursue-spaces = flatten([\n" + ",\n".join(
+        f'  spaces-ahead(haddonfield, michael.space, "direction-{i}", myers-move-lines)' for i in range(3)) + "])\n")
+    out = fmt("value steps(v) = those n in neighbours(board, v.space, movement-lines-of-the-victim): "
+              "not locked(n) and free(n)")
+    assert out == ("value steps(v) = those n in neighbours(board, v.space, movement-lines-of-the-victim):\n"
+                   "  not locked(n) and free(n)\n")
+    out = fmt("value free-entries = if (any s in entry-spaces: not occupied(s)) then "
+              "(those s in entry-spaces: not occupied(s)) else entry-spaces")
+    assert out == ("value free-entries = if (any s in entry-spaces: not occupied(s))\n"
+                   "  then (those s in entry-spaces: not occupied(s))\n"
+                   "  else entry-spaces\n")
 
 
 # ------------------------------------------------------------------ random ASTs and sources
@@ -406,10 +667,15 @@ def test_fmt_write_and_print(tmp_path, capsys):
     untidy = tmp_path / "untidy.ludex"
     untidy.write_text('flow {run 1} # done', encoding="utf-8")
     assert main(["fmt", str(untidy)]) == 0
-    assert capsys.readouterr().out == "# done\nflow {\n  run 1\n}\n"
+    assert capsys.readouterr().out == "flow {\n  run 1\n}  # done\n"
     assert main(["fmt", "--write", str(untidy)]) == 0
-    assert untidy.read_text(encoding="utf-8") == "# done\nflow {\n  run 1\n}\n"
+    assert untidy.read_text(encoding="utf-8") == "flow {\n  run 1\n}  # done\n"
     assert main(["fmt", "--check", str(untidy)]) == 0
+
+
+def test_fmt_check_passes_on_the_bundled_games(capsys):
+    assert main(["fmt", "--check", str(ROOT / "rules")]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_fmt_reports_a_syntax_error(tmp_path, capsys):
