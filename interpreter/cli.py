@@ -474,7 +474,16 @@ def cmd_fmt(args) -> int:
         if not path.exists():
             print(f"ludex: error: no such file: {path}", file=sys.stderr)
             return EXIT_USAGE
-        paths += sorted(path.glob("*.ludex")) if path.is_dir() else [path]
+        if path.suffix in (".scenario", ".log") and not path.is_dir():
+            kind = "a scenario" if path.suffix == ".scenario" else "a game log"
+            print(f"ludex: error: {path} is {kind} file: 'ludex fmt' formats rules files (.ludex)",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        found = sorted(path.glob("*.ludex")) if path.is_dir() else [path]
+        if not found:
+            print(f"ludex: error: {path} holds no rules files (.ludex) to format", file=sys.stderr)
+            return EXIT_USAGE
+        paths += found
     for path in paths:
         text = read_source(path)        # a byte-order mark is not part of the form: it is kept
         pretty = format_source(text, str(path))
