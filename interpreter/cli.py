@@ -467,8 +467,9 @@ def cmd_site(args) -> int:
 
 
 def cmd_fmt(args) -> int:
+    from .diagnostics import SourceError
     from .formatter import format_source
-    changed = 0
+    changed, unsafe, errors = 0, 0, []
     paths = []
     for path in args.paths:
         if not path.exists():
@@ -485,8 +486,17 @@ def cmd_fmt(args) -> int:
             return EXIT_USAGE
         paths += found
     for path in paths:
-        text = read_source(path)        # a byte-order mark is not part of the form: it is kept
-        pretty = format_source(text, str(path))
+        try:
+            text = read_source(path)        # a byte-order mark is not part of the form: it is kept
+            pretty = format_source(text, str(path))
+        except SourceError as exc:          # reported with the others'; the other files are formatted
+            errors += exc.diagnostics
+            continue
+        if pretty != text and not _says_the_same(text, pretty, str(path)):
+            print(f"ludex: error: formatting {path} would change what its rules say (a fault in ludex fmt, "
+                  "please report it): the file is left as it is", file=sys.stderr)
+            unsafe += 1
+            continue
         if args.check:
             if pretty != text:
                 print(f"{path}: not in canonical form", file=sys.stderr)
@@ -494,10 +504,38 @@ def cmd_fmt(args) -> int:
         elif args.write:
             if pretty != text:
                 mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
-                path.write_text(mark + pretty, encoding="utf-8")
+                _replace(path, mark + pretty)
         else:
             sys.stdout.write(pretty)
-    return EXIT_FAILURES if changed else EXIT_OK
+    if errors:
+        print(render_all(errors), file=sys.stderr)
+        return EXIT_SOURCE
+    return EXIT_FAILURES if changed or unsafe else EXIT_OK
+
+
+def _says_the_same(text: str, pretty: str, path: str) -> bool:
+    """Whether the formatted text parses to the same rules as the text, the header's parts given twice
+    included (a check on the formatter before its output replaces or stands for a user's file)."""
+    from .diagnostics import SourceError
+    from .syntax import parse_rules
+    try:
+        before, after = parse_rules(text.removeprefix("\ufeff"), path), parse_rules(pretty, path)
+    except SourceError:
+        return False
+
+    def twice(module):
+        return [[part for part, _, _ in item.given_twice] for item in module.items if hasattr(item, "given_twice")]
+    return before == after and twice(before) == twice(after)
+
+
+def _replace(path: Path, text: str):
+    """Write ``text`` to ``path`` whole or not at all: to a file beside it, then moved over it."""
+    spare = path.with_name(f".{path.name}.ludex-fmt")
+    try:
+        spare.write_text(text, encoding="utf-8")
+        os.replace(spare, path)
+    finally:
+        spare.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

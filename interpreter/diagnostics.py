@@ -110,14 +110,25 @@ BOM = "\ufeff"
 
 def read_source(path) -> str:
     """The text of a user's file (rules, scenario or log), a leading byte-order mark skipped. A file
-    that is not UTF-8 raises ``SourceError`` with one E001 diagnostic at its first bad byte (the line
-    is not quoted: it is not text). ``OSError`` (no such file, a folder) is the caller's to report."""
+    that is not UTF-8, or holds a NUL character, raises ``SourceError`` with one E001 diagnostic at
+    its first bad byte (the line is not quoted: it is not text). ``OSError`` (no such file, a folder) is the caller's to report."""
     data = Path(path).read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError([_not_utf8(str(path), data, exc)]) from None
+    if "\x00" in text:
+        raise SourceError([_nul(str(path), text)])
     return text[1:] if text.startswith(BOM) else text
+
+
+def _nul(path: str, text: str) -> Diagnostic:
+    """E001 at a file's first NUL character: text files hold none (a binary file, or a damaged one)."""
+    at = text.index("\x00")
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1 - (1 if line == 1 and text.startswith(BOM) else 0)
+    return Diagnostic("syntax", "E001", "the file is not text: it holds a NUL character (byte 0x00) here",
+                      Span(path, line, column, line, column + 1), hint="save the file as UTF-8 text")
 
 
 def _not_utf8(path: str, data: bytes, exc: UnicodeDecodeError) -> Diagnostic:

@@ -177,6 +177,35 @@ def test_fmt_formats_rules_files_and_says_so_of_anything_else(tmp_path, capsys, 
         assert capsys.readouterr().err == f"ludex: error: {said}\n"
 
 
+def test_fmt_formats_every_file_it_can_and_reports_the_others_errors(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "a.ludex", "game ;\n")
+    messy = write(tmp_path / "b.ludex", 'game x "X" {\n players 2 to 2 }\n')
+    write(tmp_path / "c.ludex", 'game x "X" {\n  x\0\n}\n')
+    assert exit_code(["fmt", "--check", "a.ludex", "b.ludex", "c.ludex"]) == 3
+    err = capsys.readouterr().err
+    assert "b.ludex: not in canonical form" in err
+    assert "a.ludex:1:6: error[E002]: unexpected character ';'" in err
+    assert "c.ludex:2:4: error[E001]: the file is not text: it holds a NUL character (byte 0x00) here" in err
+    assert exit_code(["fmt", "--write", "a.ludex", "b.ludex"]) == 3
+    assert messy.read_text(encoding="utf-8") == 'game x "X" {\n  players 2 to 2\n}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.ludex", "b.ludex", "c.ludex"]   # no spare left
+
+
+def test_fmt_never_writes_a_form_that_changes_what_the_rules_say(tmp_path, capsys, monkeypatch):
+    """A check on the formatter itself: should it ever print other rules (here, one made to drop the
+    header's second 'players', as it once did), the file is left as it is and the fault is reported."""
+    import interpreter.formatter as formatter
+    monkeypatch.chdir(tmp_path)
+    source = 'game x "X" {\n  players 2 to 2\n  players 3 to 4\n}\n'
+    path = write(tmp_path / "twice.ludex", source)
+    monkeypatch.setattr(formatter, "format_source", lambda text, path: 'game x "X" {\n  players 3 to 4\n}\n')
+    for mode in ("--check", "--write"):
+        assert exit_code(["fmt", mode, "twice.ludex"]) == 1
+        assert "formatting twice.ludex would change what its rules say" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == source
+
+
 def write(path, text):
     path.write_bytes(text.encode("utf-8"))
     return path
