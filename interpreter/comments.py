@@ -8,6 +8,9 @@ which may hold a ``#``) and ties each one to a node that has a span:
 - a comment after code on the same line (a trailing comment) stays at the end of that line: after the
   node that ends there (``last``), after the ``{`` that opens a block there (``head``), or, inside a
   node printed whole, after that node's first line (``first``);
+- a comment in the head of a block written on several lines (``if a  # why`` / ``and b {``) goes
+  before the node (in the head of a later block, ``} else if ...``, it trails the line opening that
+  block if that line has no comment of its own);
 - any other comment inside a node printed whole (a statement spanning several lines, a window's
   menu) goes before that node.
 
@@ -117,6 +120,8 @@ def place(text: str, module, blocks) -> Placement:
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
     for comment in scan(text):
         table, key = _anchor(comment, module, blocks, text, line_starts)
+        if table == "head" and key in placement.head:        # a line trails one comment at most
+            table, key = "before", key[0]
         # kept with their position so that leftovers can be put back in source order
         getattr(placement, table).setdefault(key, []).append(((comment.line, comment.column), comment.text))
         placement.positions.append((comment.line, comment.column))
@@ -144,6 +149,12 @@ def _anchor(comment: Comment, module, blocks, text: str, line_starts: list) -> t
             start = line_starts[node.span.line - 1] + node.span.column - 1
             closed, opened, opener = _blocks_so_far(text, start, comment.offset)
             index = min(closed, len(node_blocks) - 1)
+            if opened == closed and (closed == 0 or not comment.full_line):
+                # in the head of a block, on a line the head continues on: with the others of
+                # that head (above the node, or trailing the line opening a later block)
+                if 0 < closed < len(node_blocks) and not comment.full_line:
+                    return "head", (id(node), closed)
+                return "before", id(node)
             if not comment.full_line:
                 if opened == closed + 1 and closed < len(node_blocks) and "\n" not in text[opener:comment.offset]:
                     return "head", (id(node), closed)

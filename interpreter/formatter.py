@@ -65,8 +65,68 @@ _VISIBILITY = {"hidden", "public", "ordered", "in-play"}
 def format_source(text: str, path: str = "<string>") -> str:
     """The canonical form of a rules file's text, comments kept (a byte-order mark is not text)."""
     text = text.removeprefix("\ufeff")      # as the parser does, so its positions fit this text
-    module = syntax.parse_rules(text, path)
-    return Printer(place(text, module, blocks), Authored(text)).module(module)
+    builders = []
+    module = syntax.parse_with("rules", lambda p: builders.append(_HeaderBuilder(p)) or builders[-1], text, path)
+    parts = builders[-1].parts if builders else {}
+
+    def with_parts(node):
+        return [list(parts[id(node)])] if id(node) in parts else blocks(node)
+    return Printer(place(text, module, with_parts), Authored(text), parts).module(module)
+
+
+class HeaderLine:
+    """A line of a game header other than a source (``players``, ``formats``, ``excerpt``), as the
+    source wrote it: the AST keeps only the last of each, and not where it stood."""
+    __slots__ = ("span", "kind", "data")
+
+    def __init__(self, span, kind: str, data: tuple):
+        self.span, self.kind, self.data = span, kind, data
+
+
+class DeckEntry:
+    """A deck's entry, with its place in the source (the AST keeps none, for its comments)."""
+    __slots__ = ("span", "count", "title")
+
+    def __init__(self, span, count: int, title: str):
+        self.span, self.count, self.title = span, count, title
+
+
+class _HeaderBuilder(syntax.Builder):
+    """The parser's builder, noting the parts the AST keeps without a position, in source order
+    (``parts``, by ``id`` of the node): a game header's lines, a deck's entries."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.parts = {}
+        self.spans = {}            # id() of a built tuple -> its span
+
+    def t_excerpt_decl(self, span, ch):
+        built = super().t_excerpt_decl(span, ch)
+        self.spans[id(built)] = span
+        return built
+
+    def t_deck_entry(self, span, ch):
+        built = super().t_deck_entry(span, ch)
+        self.spans[id(built)] = span
+        return built
+
+    def t_deck(self, span, ch):
+        deck = super().t_deck(span, ch)
+        self.parts[id(deck)] = [DeckEntry(self.spans[id(e)], e[0], e[1]) for e in deck.entries]
+        return deck
+
+    def t_game(self, span, ch):
+        game = super().t_game(span, ch)
+        lines = []
+        for f in ch[2:]:
+            if isinstance(f, A.Source):
+                lines.append(f)
+            elif f[0] == "excerpt":
+                lines.append(HeaderLine(self.spans.get(id(f), f[-1]), "excerpt", tuple(f[1:3])))
+            else:
+                lines.append(HeaderLine(f[-1], f[0], tuple(f[1:-1])))
+        self.parts[id(game)] = lines
+        return game
 
 
 def format_module(module: A.Module) -> str:
@@ -160,9 +220,10 @@ class Printer:
     """Prints a module as lines; comments come from a ``Placement`` and the author's choices from an
     ``Authored`` source (neither for a built AST)."""
 
-    def __init__(self, comments: Placement | None = None, source: Authored | None = None):
+    def __init__(self, comments: Placement | None = None, source: Authored | None = None, parts=None):
         self.comments = comments or Placement()
         self.source = source
+        self.parts = parts or {}        # id() of a Game or Deck -> its lines (see _HeaderBuilder)
         self.original = {}         # id() of a guarded copy of a node -> the node (for its comments)
 
     # -- module and blocks
@@ -366,6 +427,9 @@ class Printer:
     # -- top-level items
     def p_Game(self, g: A.Game, pad: str) -> list:
         inner = pad + INDENT
+        head = f"game {g.key} {quote(g.title)}"
+        if id(g) in self.parts:           # every line the source has, in its order
+            return self.braces(pad, [(head, self.parts[id(g)])], g)
         lines = self.block(g.sources, inner)
         if (g.min_players, g.max_players) != (2, 2) or self.source is None or _says_players(self.source.words(g)):
             lines += fit(inner, f"players {g.min_players} to {g.max_players}")     # 2 to 2 if none is said
@@ -376,15 +440,18 @@ class Printer:
                 low = high = None
                 if counted and counted[0][0] == name:       # a name written twice: the first takes it
                     _, low, high = counted.pop(0)
-                if low is None:
-                    return name
-                if low == high:
-                    return f"{name} for {low} player{'s' if low != 1 else ''}"
-                return f"{name} for {low} to {high} players"
-            lines += fit(inner, f"formats {' '.join(one(name) for name in g.formats)}")
+                return (name, low, high)
+            lines += fit(inner, formats([one(name) for name in g.formats]))
         if g.excerpt_end:
             lines += fit(inner, f"excerpt ends after {g.excerpt_end}{mark(STATEMENT)}{quote(g.excerpt_note)}")
-        return self.braces(pad, [(f"game {g.key} {quote(g.title)}", lines)], g)
+        return self.braces(pad, [(head, lines)], g)
+
+    def p_HeaderLine(self, h: HeaderLine, pad: str) -> list:
+        if h.kind == "players":
+            return fit(pad, f"players {h.data[0]} to {h.data[1]}")
+        if h.kind == "formats":
+            return fit(pad, formats(h.data[0]))
+        return fit(pad, f"excerpt ends after {h.data[0]}{mark(STATEMENT)}{quote(h.data[1])}")
 
     def p_Source(self, s: A.Source, pad: str) -> list:
         detail = f"{mark(STATEMENT)}{quote(s.detail)}" if s.detail else ""
@@ -484,12 +551,22 @@ class Printer:
         return fit(pad, f"dice {d.name} {{ faces {_COMMA.join(d.faces)} }}")
 
     def p_Deck(self, d: A.Deck, pad: str) -> list:
-        entries = [f"{count} {quote(title)}" for count, title in d.entries]
+        parts = self.parts.get(id(d))
+        entries = [self.deck_entry(e) for e in parts] if parts is not None else \
+            [f"{count} {quote(title)}" for count, title in d.entries]
         if self.may_be_one_line(d):
             line = one_line(pad, f"deck {d.name}", entries)
             if len(line) <= WIDTH:
                 return [line]
+        if parts:
+            return self.braces(pad, [(f"deck {d.name}", parts)], d)
         return self.braces(pad, [(f"deck {d.name}", [pad + INDENT + e for e in entries])], d)
+
+    def deck_entry(self, e: DeckEntry) -> str:
+        return f"{e.count} {quote(e.title)}"
+
+    def p_DeckEntry(self, e: DeckEntry, pad: str) -> list:
+        return [pad + self.deck_entry(e)]
 
     def p_Board(self, b: A.Board, pad: str) -> list:
         head = f"board {b.name} "
@@ -694,6 +771,17 @@ def _says_players(words: list) -> bool:
     """Whether a game header's words hold 'players N to M'."""
     return any(word == "players" and i + 2 < len(words) and words[i + 1].isdigit() and words[i + 2] == "to"
                for i, word in enumerate(words))
+
+
+def formats(items) -> str:
+    """A ``formats`` line: (name, fewest, most) for each format, fewest None when not given."""
+    def one(name, low, high):
+        if low is None:
+            return name
+        if low == high:
+            return f"{name} for {low} player{'s' if low != 1 else ''}"
+        return f"{name} for {low} to {high} players"
+    return "formats " + mark(FILL).join(one(*item) for item in items)
 
 
 def milestone(kind: str, name: str) -> str:

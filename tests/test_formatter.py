@@ -685,3 +685,33 @@ def test_fmt_reports_a_syntax_error(tmp_path, capsys):
         format_source(broken.read_text(encoding="utf-8"), str(broken))
     assert main(["fmt", "--check", str(broken)]) == 3
     assert "broken.ludex:1:" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ found by fuzzing
+
+
+def test_every_header_line_is_kept_in_the_sources_order_with_its_comment():
+    """The AST keeps only the last 'players', 'formats' or 'excerpt' line (the checker reports the
+    other, S083): the formatter prints every line the source has, where it has it."""
+    twice = ('game g "G" {\n  source main "Rules" version "1"\n  players 2 to 2\n  formats joust\n'
+             '  players 3 to 4\n  formats melee\n  excerpt ends after 1 "a"\n  excerpt ends after 2 "b"\n}\n')
+    assert fmt(twice) == twice
+    assert len(parse(fmt(twice)).items[0].given_twice) == 3
+    reordered = 'game g "G" {\n  players 2 to 4  # 5 with the expansion\n  source main "Rules" version "1"\n}\n'
+    assert fmt(reordered) == reordered
+    commented = ('game g "G" {\n  source main "Rules" version "1"  # the printed rulebook\n'
+                 '  players 2 to 4   # 5 with the expansion\n'
+                 '  formats duel for 2 players melee  # melee: 3+ players\n}\n')
+    assert fmt(commented) == (
+        'game g "G" {\n  source main "Rules" version "1"   # the printed rulebook\n'
+        '  players 2 to 4                    # 5 with the expansion\n'
+        '  formats duel for 2 players melee  # melee: 3+ players\n}\n')
+    spaced = 'game g "G" {\n  # the book\n  source main "Rules" version "1"\n\n  # how many\n  players 2 to 2\n}\n'
+    assert fmt(spaced) == spaced
+
+
+def test_a_decks_comments_stay_with_their_entries():
+    trailing = 'deck starter {\n  3 "Guard"    # cheap blockers\n  2 "Knight"   # the finishers\n  1 "Dragon"\n}\n'
+    assert fmt(trailing) == 'deck starter {\n  3 "Guard"   # cheap blockers\n  2 "Knight"  # the finishers\n  1 "Dragon"\n}\n'
+    above = 'deck starter {\n  # blockers\n  3 "Guard"\n\n  # finishers\n  2 "Knight"\n  1 "Dragon"\n  # the end\n}\n'
+    assert fmt(above) == above
