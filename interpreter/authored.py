@@ -7,8 +7,8 @@ spelled what the AST drops:
 - optional words (``words``): ``public`` on a zone, ``at top`` on a move, ``exactly one`` in a menu,
   ``copies 1`` on a card, the ``game`` scope of a role, and the order of a state field's words;
 - grouping parentheses around a part of an expression (``parenthesized``);
-- the literal of a rule's text, a board's drawing or a text expression (``literal``): short or long,
-  and a long one's line breaks;
+- the literal of a rule's text, a board's drawing, a text expression (``literal``) or any other
+  string (``literals``): short or long, and a long one's line breaks;
 - line breaks: whether a node was written on one line (``one_line``), whether a blank line is
   above a source line (``blank_above``).
 
@@ -90,6 +90,18 @@ class Authored:
         return True
 
     # -- literals
+    def literals(self, node, head: bool = False) -> list:
+        """The string literals in the node's source, in order (``head``: only those before its
+        first '{', for a node with a block)."""
+        where = self.bounds(node)
+        if where is None:
+            return []
+        start, end = where
+        if head:
+            brace = self.code.find("{", start, end)
+            end = brace if brace >= 0 else end
+        return [m.group() for m in _LEXEMES.finditer(self.text, start, end) if m.group()[0] == '"']
+
     def literal(self, node):
         """The first string literal in the node's source (for a text expression, the literal
         itself), or None."""

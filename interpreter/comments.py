@@ -9,8 +9,8 @@ which may hold a ``#``) and ties each one to a node that has a span:
   node that ends there (``last``), after the ``{`` that opens a block there (``head``), or, inside a
   node printed whole, after that node's first line (``first``);
 - a comment in the head of a block written on several lines (``if a  # why`` / ``and b {``) goes
-  before the node (in the head of a later block, ``} else if ...``, it trails the line opening that
-  block if that line has no comment of its own);
+  before the node (after code in the head of a later block, ``} else if ...``, it trails the line
+  opening that block if no later comment does); never into the block's body.
 - any other comment inside a node printed whole (a statement spanning several lines, a window's
   menu) goes before that node.
 
@@ -118,10 +118,11 @@ def place(text: str, module, blocks) -> Placement:
     ``blocks(node)`` lists the blocks of a node (each a list of nodes), None for a node printed whole."""
     placement = Placement()
     line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-    for comment in scan(text):
-        table, key = _anchor(comment, module, blocks, text, line_starts)
-        if table == "head" and key in placement.head:        # a line trails one comment at most
-            table, key = "before", key[0]
+    anchored = [(comment, _anchor(comment, module, blocks, text, line_starts)) for comment in scan(text)]
+    last_head = {key: comment for comment, (table, key) in anchored if table == "head"}
+    for comment, (table, key) in anchored:
+        if table == "head" and last_head[key] is not comment:
+            table, key = "before", key[0]       # a line trails one comment: its last, the others go above
         # kept with their position so that leftovers can be put back in source order
         getattr(placement, table).setdefault(key, []).append(((comment.line, comment.column), comment.text))
         placement.positions.append((comment.line, comment.column))
@@ -149,10 +150,10 @@ def _anchor(comment: Comment, module, blocks, text: str, line_starts: list) -> t
             start = line_starts[node.span.line - 1] + node.span.column - 1
             closed, opened, opener = _blocks_so_far(text, start, comment.offset)
             index = min(closed, len(node_blocks) - 1)
-            if opened == closed and (closed == 0 or not comment.full_line):
+            if opened == closed and closed < len(node_blocks):
                 # in the head of a block, on a line the head continues on: with the others of
                 # that head (above the node, or trailing the line opening a later block)
-                if 0 < closed < len(node_blocks) and not comment.full_line:
+                if closed and not comment.full_line:
                     return "head", (id(node), closed)
                 return "before", id(node)
             if not comment.full_line:

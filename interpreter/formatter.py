@@ -7,7 +7,9 @@ output gives an equal AST, and formatting the output again changes nothing.
 
 The canonical layout: two-space indents, one statement per line, ``{`` on the line that opens the
 block. A statement longer than 100 columns breaks before its message, prompt or ``cite`` (as many
-pieces on a line as fit), then after an opening bracket and between the items of a list or call,
+pieces on a line as fit), then after an opening bracket and between the items of a list or call
+(or of a value's or an event's parameters, where their line is too long with them, and of a
+``formats`` line),
 then before ``else`` (and ``then``), after a quantifier's ``:``, before ``or`` and ``and``
 (layout.py); its lines after the first are indented two more (four more for a line opening a
 block, and a break inside brackets in the first of them two more again).
@@ -19,9 +21,11 @@ A comment after code stays at the end of its line; the comments trailing a run o
 a block line up two spaces past the longest of those lines (up to column 50), others are two spaces
 past their code. Comments are not counted in the width.
 
-What the author chose is kept where the AST cannot tell it: a string literal short or long as
-written (a long one keeps its line breaks, only its indentation set to its line's), a board's
-drawing as drawn; the parentheses the source put around an expression with operators; words that
+What the author chose is kept where the AST cannot tell it: every line of a game header (the AST
+keeps the last ``players``, ``formats`` or ``excerpt`` line only), in the source's order; a deck's
+entries with their comments; a string literal short or long as written, wherever it is (a long one
+keeps its line breaks, only its indentation set to its line's or its statement's continuation); a
+board's drawing as drawn; the parentheses the source put around an expression with operators; words that
 say the default (``public``, ``at top``, ``exactly one``, ``copies 1``, a role's ``game`` scope,
 ``players 2 to 2``), where written; a card, card type, deck or menu on one line or as a block, as written (one line only
 if it fits), a card's fields on the lines the source gave them; an ability, trigger or one-branch
@@ -46,7 +50,7 @@ from . import syntax
 from .authored import Authored
 from .comments import Placement, place
 from .layout import (AND, BODY, ELSE, FILL, HEAD, INDENT, OR, STATEMENT, THEN, WIDTH, Remark, Trailed, align,
-                     as_written, board_text, fit, flat, joined, long_text, mark, quote, trailed)
+                     as_written, board_text, fit, flat, joined, long_text, mark, quote, relaid, trailed)
 
 # Precedence levels of grammar/common.lark, loosest first.
 EXPR, LOR, LAND, NOT, CMP, SUM, PRODUCT, UNARY, POSTFIX, ATOM = range(10)
@@ -271,7 +275,8 @@ class Printer:
         for index, which in ((0, "first"), (-1, "last")):
             comment = self.comments.take_trailing(node, which)
             # a line with a comment already, or one that ends inside a long string: it goes above
-            inside = index == 0 and len(lines) > 1 and isinstance(node, (A.Doc, A.Board))
+            inside = index == 0 and len(lines) > 1 and (isinstance(node, (A.Doc, A.Board))
+                                                         or lines[0].count('"""') % 2 == 1)
             with_comment = None if inside else trailed(lines[index], comment)
             if comment and with_comment is None:
                 out.append(Remark(pad + comment))
@@ -344,7 +349,7 @@ class Printer:
                 and self.source and self.source.one_line(owner) and not self.comments.has_within(owner)):
             return None
         line = pad + flat(f"{segments[0][0]} {{ {bodies[0][0].strip()} }}{after}")
-        return line if len(line) <= WIDTH else None
+        return line if len(line) <= WIDTH and "\n" not in line else None
 
     # -- expressions
     def x(self, e, need: int = EXPR, follow=None, around: int = 0) -> str:
@@ -370,7 +375,9 @@ class Printer:
             return str(e.value)
         if kind is A.Text:
             literal = self.source.literal(e) if self.source else None
-            return literal if literal and literal.startswith('"""') and "\n" not in literal else quote(e.value)
+            if literal and literal.startswith('"""') and syntax.unquote(literal) == e.value:
+                return relaid(literal, syntax.unquote, e.value)
+            return quote(e.value)
         if kind is A.Constant:
             return _CONSTANTS[e.value]
         if kind is A.This:
@@ -421,13 +428,23 @@ class Printer:
         """``name(args)``; a call written ``name`` alone (``bare``) when it has none (emit, perform)."""
         return f"{name}({self.xs(args, call=True)})" if args or not bare else name
 
-    def prompt(self, text: str) -> str:
-        return f"{mark(STATEMENT)}{quote(text)}" if text or isinstance(text, _Forced) else ""
+    def string(self, node, value: str, head: bool = False) -> str:
+        """A string's literal: long where the author wrote one of that value in the node's source
+        (``head``: before its block), its line breaks kept (see ``relaid``); else short."""
+        if self.source is None:
+            return quote(value)
+        for literal in self.source.literals(self.original.get(id(node), node), head):
+            if literal.startswith('"""') and syntax.unquote(literal) == value:
+                return relaid(literal, syntax.unquote, value)
+        return quote(value)
+
+    def prompt(self, text: str, node) -> str:
+        return f"{mark(STATEMENT)}{self.string(node, text)}" if text or isinstance(text, _Forced) else ""
 
     # -- top-level items
     def p_Game(self, g: A.Game, pad: str) -> list:
         inner = pad + INDENT
-        head = f"game {g.key} {quote(g.title)}"
+        head = f"game {g.key} {self.string(g, g.title, True)}"
         if id(g) in self.parts:           # every line the source has, in its order
             return self.braces(pad, [(head, self.parts[id(g)])], g)
         lines = self.block(g.sources, inner)
@@ -451,11 +468,13 @@ class Printer:
             return fit(pad, f"players {h.data[0]} to {h.data[1]}")
         if h.kind == "formats":
             return fit(pad, formats(h.data[0]))
-        return fit(pad, f"excerpt ends after {h.data[0]}{mark(STATEMENT)}{quote(h.data[1])}")
+        note = self.string(h, h.data[1])
+        return fit(pad, f"excerpt ends after {h.data[0]}{mark(STATEMENT)}{note}")
 
     def p_Source(self, s: A.Source, pad: str) -> list:
-        detail = f"{mark(STATEMENT)}{quote(s.detail)}" if s.detail else ""
-        return fit(pad, f"source {s.key} {quote(s.title)} version {quote(s.version)}{detail}")
+        detail = f"{mark(STATEMENT)}{self.string(s, s.detail)}" if s.detail else ""
+        return fit(pad, f"source {s.key} {self.string(s, s.title)} version {self.string(s, s.version)}"
+                        f"{detail}")
 
     def p_State(self, s: A.State, pad: str) -> list:
         return self.braces(pad, [("state", s.fields)], s)
@@ -481,7 +500,7 @@ class Printer:
         values = [v for v in (f.initial, f.minimum, f.maximum) if v is not None]
         if values and self.source:
             last = max(values, key=lambda v: self.source.bounds(v) or (0, 0))
-            written = self.source.words(f, upto=last)
+            written = [w for w in self.source.words(f, upto=last) if w != ")"]    # a value's parentheses
         if set(written) <= _VISIBILITY and set(written) - {"public"} == set(flags):
             return written
         return flags
@@ -509,8 +528,9 @@ class Printer:
     def p_Card(self, c: A.Card, pad: str) -> list:
         """Fields side by side while they fit (printed from the source, only those it wrote on one
         line), abilities as blocks, in their source order."""
-        copies = c.copies != 1 or (self.source is not None and "copies" in self.head_words(c))
-        head = f"card {quote(c.title)} {c.type}" + (f" copies {c.copies}" if copies else "")
+        # 'card TYPE copies N': a type may be named 'copies'
+        copies = c.copies != 1 or (self.source is not None and "copies" in self.head_words(c)[2:])
+        head = f"card {self.string(c, c.title, True)} {c.type}" + (f" copies {c.copies}" if copies else "")
         card_items = items(c)
         if not c.abilities and self.may_be_one_line(c):
             line = one_line(pad, head, [flat(self.card_field(f)) for f in card_items])
@@ -542,9 +562,10 @@ class Printer:
         return fit(pad, self.card_field(f))
 
     def p_Ability(self, a: A.Ability, pad: str) -> list:
-        head = f"ability {quote(a.name)}" + (f" {quote(a.kind)}" if a.kind else "")
+        head = f"ability {self.string(a, a.name, True)}" + \
+            (f" {quote(a.kind)}" if a.kind else "")       # short only, in the grammar
         if a.event is not None:
-            head += f" when {self.event(a.event)}"
+            head += f" when {self.event(a.event, len(pad + head))}"
         return self.braces(pad, [(head, a.body)], a)
 
     def p_Dice(self, d: A.Dice, pad: str) -> list:
@@ -563,10 +584,10 @@ class Printer:
         return self.braces(pad, [(f"deck {d.name}", [pad + INDENT + e for e in entries])], d)
 
     def deck_entry(self, e: DeckEntry) -> str:
-        return f"{e.count} {quote(e.title)}"
+        return f"{e.count} {self.string(e, e.title)}"
 
     def p_DeckEntry(self, e: DeckEntry, pad: str) -> list:
-        return [pad + self.deck_entry(e)]
+        return fit(pad, self.deck_entry(e))
 
     def p_Board(self, b: A.Board, pad: str) -> list:
         head = f"board {b.name} "
@@ -576,7 +597,7 @@ class Printer:
         return board_text(b.drawing, pad, head) or [pad + head + quote(b.drawing)]
 
     def p_Rule(self, r: A.Rule, pad: str) -> list:
-        head = f"rule {r.id} {quote(r.title)}" + (" outside source" if r.outside else "")
+        head = f"rule {r.id} {self.string(r, r.title, True)}" + (" outside source" if r.outside else "")
         return self.braces(pad, [(head, items(r))], r)
 
     def p_Doc(self, d: A.Doc, pad: str) -> list:
@@ -592,11 +613,11 @@ class Printer:
 
     def p_Erratum(self, e: A.Erratum, pad: str) -> list:
         on = f" on {e.rule}" if e.rule and not pad else ""
-        return fit(pad, f"erratum {e.source} {quote(e.version)}{on} replaces {quote(e.old)}"
-                        f"{mark(STATEMENT)}with {quote(e.new)}")
+        return fit(pad, f"erratum {e.source} {self.string(e, e.version)}{on} replaces "
+                        f"{self.string(e, e.old)}{mark(STATEMENT)}with {self.string(e, e.new)}")
 
     def p_Action(self, a: A.Action, pad: str) -> list:
-        head = f"action {a.name} {quote(a.label)} by {a.actor}"
+        head = f"action {a.name} {self.string(a, a.label, True)} by {a.actor}"
         if a.params:
             head += mark(STATEMENT) + "(" + _COMMA.join(self.param(p) for p in a.params) + ")"
         if a.cite:
@@ -607,11 +628,12 @@ class Printer:
         return f"{p.name}: {p.type}" + (f" from {self.x(p.domain)}" if p.domain is not None else "")
 
     def p_Value(self, v: A.Value, pad: str) -> list:
-        params = f"({', '.join(v.params)})" if v.params else ""
-        return fit(pad, f"value {v.name}{params} = {self.x(v.body)}")
+        head = f"value {v.name}{names(v.params)} ="
+        head = head if len(pad + flat(head)) > WIDTH else flat(head)      # its own line too long: breaks
+        return fit(pad, f"{head} {self.x(v.body)}")
 
     def p_Trigger(self, t: A.Trigger, pad: str) -> list:
-        return self.braces(pad, [(f"when {self.event(t.event)}{self.over(t)}", t.body)], t)
+        return self.braces(pad, [(f"when {self.event(t.event, len(pad))}{self.over(t)}", t.body)], t)
 
     def p_Check(self, c: A.Check, pad: str) -> list:
         return self.braces(pad, [(f"whenever {self.x(c.condition)}{self.over(c)}", c.body)], c)
@@ -622,9 +644,12 @@ class Printer:
     def p_Flow(self, f: A.Flow, pad: str) -> list:
         return self.braces(pad, [("flow", f.body)], f)
 
-    def event(self, e: A.Event) -> str:
+    def event(self, e: A.Event, column: int = 0) -> str:
+        """An event, after ``column`` columns of its line: its parameters break only if its line
+        (to the '{') would be too long with them on it."""
         if e.kind == "named":
-            return e.name + (f"({', '.join(e.params)})" if e.params else "")
+            event = e.name + names(e.params)
+            return event if column + len(" when ") + len(flat(event)) + 2 > WIDTH else flat(event)
         return f"{e.kind} {milestone(e.milestone, e.name)}"
 
     # -- statements
@@ -697,17 +722,17 @@ class Printer:
 
     def p_Choose(self, s: A.Choose, pad: str) -> list:
         hidden = " hidden" if s.hidden else ""
-        return fit(pad, f"{self.p(s.chooser)} chooses {s.var} from {self.x(s.options)}{hidden}{self.prompt(s.prompt)}")
+        return fit(pad, f"{self.p(s.chooser)} chooses {s.var} from {self.x(s.options)}{hidden}{self.prompt(s.prompt, s)}")
 
     def p_ChooseNumber(self, s: A.ChooseNumber, pad: str) -> list:
         return fit(pad, f"{self.p(s.chooser)} chooses number {s.var} from {self.x(s.low)} to {self.x(s.high)}"
-                        f"{self.prompt(s.prompt)}")
+                        f"{self.prompt(s.prompt, s)}")
 
     def p_Order(self, s: A.Order, pad: str) -> list:
-        return fit(pad, f"{self.p(s.chooser)} orders {s.var} from {self.x(s.options)}{self.prompt(s.prompt)}")
+        return fit(pad, f"{self.p(s.chooser)} orders {s.var} from {self.x(s.options)}{self.prompt(s.prompt, s)}")
 
     def p_May(self, s: A.May, pad: str) -> list:
-        segments = [(f"{self.p(s.chooser)} may {quote(s.prompt)}", s.body)]
+        segments = [(f"{self.p(s.chooser)} may {self.string(s, s.prompt, True)}", s.body)]
         if s.otherwise:
             segments.append(("else", s.otherwise))
         return self.braces(pad, segments, s)
@@ -719,7 +744,8 @@ class Printer:
         return fit(pad, f"roll {self.x(s.count)} {s.dice} dice as {s.var}")
 
     def p_Window(self, s: A.Window, pad: str) -> list:
-        return self.menu_block(pad, f"window {quote(s.name)} starting with {self.x(s.starting)}", s)
+        name = self.string(s, s.name, True)
+        return self.menu_block(pad, f"window {name} starting with {self.x(s.starting)}", s)
 
     def p_Turn(self, s: A.Turn, pad: str) -> list:
         return self.menu_block(pad, f"turn of {self.x(s.player)}", s)
@@ -730,7 +756,7 @@ class Printer:
         parts = menu(node.menu, self.source)
         if self.source is None or self.source.one_line(node):
             line = f"{pad}{flat(head)} {{ {' then '.join(flat(p) for p in parts)} }}"
-            if len(line) <= WIDTH:
+            if len(line) <= WIDTH and "\n" not in line:
                 return [line]
         lines = fit(pad, head + " {", HEAD)
         for i, part in enumerate(parts):
@@ -742,11 +768,11 @@ class Printer:
 
     def p_Initiate(self, s: A.Initiate, pad: str) -> list:
         ordered = f"{mark(STATEMENT)}ordered by {self.x(s.ordered_by)}" if s.ordered_by is not None else ""
-        return fit(pad, f"initiate {quote(s.ability)} abilities of {self.x(s.cards)}{ordered}")
+        return fit(pad, f"initiate {self.string(s, s.ability)} abilities of {self.x(s.cards)}{ordered}")
 
     def p_Require(self, s: A.Require, pad: str) -> list:
         return fit(pad, f"require {self.x(s.condition)}{mark(STATEMENT)}cite {s.cite}{mark(STATEMENT)}"
-                        f"{quote(s.message)}")
+                        f"{self.string(s, s.message)}")
 
     def p_Modify(self, s: A.Modify, pad: str) -> list:
         d = s.duration
@@ -760,11 +786,13 @@ class Printer:
         return fit(pad, f"eliminate {self.x(s.players)}")
 
     def p_Log(self, s: A.Log, pad: str) -> list:
-        return fit(pad, f"log {quote(s.message)}")
+        return fit(pad, f"log {self.string(s, s.message)}")
 
 
 def one_line(pad: str, head: str, words, gap: str = " ") -> str:
-    return f"{pad}{head} {{ {gap.join(words)} }}" if words else f"{pad}{head} {{}}"
+    """An item on one line ('\n' in it, for a long string written on several: too long to be one)."""
+    line = f"{pad}{head} {{ {gap.join(words)} }}" if words else f"{pad}{head} {{}}"
+    return line if "\n" not in line else line + " " * WIDTH
 
 
 def _says_players(words: list) -> bool:
@@ -782,6 +810,11 @@ def formats(items) -> str:
             return f"{name} for {low} player{'s' if low != 1 else ''}"
         return f"{name} for {low} to {high} players"
     return "formats " + mark(FILL).join(one(*item) for item in items)
+
+
+def names(params) -> str:
+    """``(a, b)``: a value's or an event's parameters, which may break as a call's arguments."""
+    return "(" + mark(FILL, tight=True) + _COMMA.join(params) + ")" if params else ""
 
 
 def milestone(kind: str, name: str) -> str:

@@ -4,7 +4,8 @@
 - ``long_text(value, pad, head)``: a ``\"\"\"...\"\"\"`` literal wrapped at WIDTH columns, for rule
   texts (the parser joins a long string's lines into paragraphs, a blank line between two).
 - ``board_text(value, pad, head)``: a board's drawing, one line of the drawing per line.
-- ``as_written(literal, pad, head, unquote, value)``: a literal from the source, its line breaks kept.
+- ``as_written(literal, pad, head, unquote, value)``: a literal from the source, its line breaks kept;
+  ``relaid(literal, unquote, value)`` the same inside a line of code (indented by ``fit``).
 - ``fit(pad, code)``: one line of code, broken at its break marks when it is longer than WIDTH.
 - ``trailed(line, comment)`` and ``align(items)``: a line with a comment at its end; the comments
   trailing a run of one-line items written out in one column.
@@ -33,6 +34,7 @@ COMMENTS = 50                   # the column trailing comments line up at, at th
 # before 'then' when breaking before its 'else' was not enough; BODY is the break after a
 # quantifier's ':'.
 STATEMENT, FILL, ELSE, THEN, BODY, OR, AND = range(7)
+LINE = "\x03"              # the start of a long string's line after its first (see ``relaid``)
 _MARK = "\x00"             # a break mark that is a space when the line does not break there
 _TIGHT = "\x02"            # one that is nothing (right after an opening bracket)
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -103,6 +105,19 @@ def as_written(literal: str, pad: str, head: str, unquote, value: str) -> list:
     return [pad + head + first] + rest
 
 
+def relaid(literal: str, unquote, value: str) -> str:
+    """A long literal from the source written on several lines, for code: each line after the
+    first starts with LINE, which ``fit`` makes the indentation of the line's continuation (the
+    parser ignores a long string's indentation); as written if that would change ``value`` or no
+    longer be one literal."""
+    first, *rest = literal.split("\n")
+    lines = [first.rstrip()] + [LINE + line.strip() if line.strip() else "" for line in rest]
+    text = "\n".join(lines)
+    if _LONG_STRING.fullmatch(text.replace(LINE, INDENT)) and unquote(text.replace(LINE, INDENT)) == value:
+        return text
+    return literal
+
+
 def board_text(value: str, pad: str, head: str):
     """A board's drawing of several lines as a long literal, or None if such a literal cannot hold it."""
     unquote_lines = getattr(syntax, "unquote_lines", None)
@@ -124,7 +139,7 @@ def _marks(code: str) -> list:
     while i < len(code):
         ch = code[i]
         if ch == '"':
-            match = _STRING.match(code, i)
+            match = _LONG_STRING.match(code, i) or _STRING.match(code, i)
             i = match.end() if match else i + 1
             continue
         if ch in "([":
@@ -159,8 +174,11 @@ def fit(pad: str, code: str, continuation: str = CONTINUATION, inside: str = "")
     """A line of code (with break marks) as lines of at most WIDTH columns where it can be done;
     the lines after the first are indented by ``continuation`` more, and by ``inside`` more again
     when they break inside brackets (so that, in the first piece of a line broken already, they
-    stand deeper than the pieces after it)."""
+    stand deeper than the pieces after it). Code holding a long string written on several lines
+    is not broken: its lines are the string's."""
     marks = _marks(code)
+    if "\n" in code:           # a long string's line breaks (only those hold one): as they are
+        return (pad + flat(code).replace("\n" + LINE, "\n" + pad + continuation)).split("\n")
     if not marks or len(pad) + len(flat(code)) <= WIDTH:
         return [pad + flat(code)]
     depth, rank = min((d, r) for _, d, r in marks)

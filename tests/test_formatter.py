@@ -715,3 +715,72 @@ def test_a_decks_comments_stay_with_their_entries():
     assert fmt(trailing) == 'deck starter {\n  3 "Guard"   # cheap blockers\n  2 "Knight"  # the finishers\n  1 "Dragon"\n}\n'
     above = 'deck starter {\n  # blockers\n  3 "Guard"\n\n  # finishers\n  2 "Knight"\n  1 "Dragon"\n  # the end\n}\n'
     assert fmt(above) == above
+
+
+def test_comments_in_a_head_written_on_several_lines_go_above_it_not_into_the_body():
+    source = ('flow {\n  if a > 0  # positive\n      and b  # and b\n      # own line\n      and c {  # then\n'
+              '    run 1\n  } else if d  # d\n      and e {\n    run 2\n  }\n}\n')
+    assert fmt(source) == ('flow {\n  # positive\n  # and b\n  # own line\n  if a > 0 and b and c {  # then\n'
+                           '    run 1\n  } else if d and e {  # d\n    run 2\n  }\n}\n')
+    assert fmt(fmt(source)) == fmt(source)
+
+
+def test_a_long_string_stays_long_wherever_it_is_written():
+    """Not only in rule texts and text expressions: messages, logs, names, titles, prompts, notes."""
+    source = ('game g """G""" {\n  source main """Rules""" version """1""" """a\n    b"""\n  players 2 to 2\n'
+              '  excerpt ends after 1 """The note,\n    on two lines"""\n}\n\n'
+              'deck d { 1 """A""" }\n\ncard type t { a: number }\ncard """B""" t { a 1 }\n\n'
+              'rule 1 """R""" {\n  text "t"\n  erratum main """2""" replaces """old""" with """new\n    text"""\n'
+              '  action go """Go""" by p {\n'
+              '    require p.ready cite 1 """You cannot go yet: wait until every other player\n'
+              '      has finished their turn and the round has ended."""\n'
+              '    p chooses c from [1, 2] """Pick\n      one"""\n    p may """Do it?""" { run 1 }\n'
+              '    window """w""" starting with p { any number of go }\n'
+              '    initiate """reaction""" abilities of c\n    log """done"""  # trailing\n'
+              '    log """several\n      lines"""  # trailing 2\n  }\n}\n'
+              'card """C""" t {\n  a 1\n  ability """A""" "k" when played { run 1 }\n}\n')
+    assert fmt(source) == source
+    indented = 'flow {\n  log """several\n  lines"""\n}\n'
+    assert fmt(indented) == 'flow {\n  log """several\n    lines"""\n}\n'
+    assert parse(fmt(indented)) == parse(indented)
+    expressions = 'flow {\n  set x = f(1, """a\n   b""")  # c\n  if """x\n  y""" == z { run 1 }\n}\n'
+    assert fmt(expressions) == ('flow {\n  set x = f(1, """a\n    b""")  # c\n  if """x\n      y""" == z {\n'
+                                '    run 1\n  }\n}\n')
+    assert parse(fmt(expressions)) == parse(expressions)
+
+
+def test_public_after_a_parenthesised_value_is_kept():
+    source = 'state {\n  counter c = (1 + 2) public\n  counter d = 0 max (3) public hidden\n}\n'
+    assert fmt(source) == 'state {\n  counter c = (1 + 2) public\n  counter d = 0 max 3 public hidden\n}\n'
+
+
+def test_a_card_type_named_copies_is_not_a_count():
+    source = 'card type copies { a: number }\ncard "A" copies { a 1 }\ncard "B" copies copies 1 { a 1 }\n'
+    assert fmt(source) == source
+
+
+def test_long_parameter_lists_and_formats_break():
+    params = ", ".join(f"parameter{i}" for i in range(12))
+    value = f"value f({params}) = 1\n"
+    assert fmt(value) == ("value f(parameter0, parameter1, parameter2, parameter3, parameter4, parameter5, parameter6,\n"
+                          "  parameter7, parameter8, parameter9, parameter10, parameter11) = 1\n")
+    when = f'rule 1 "R" {{\n  when happened({params}) {{\n    run 1\n  }}\n}}\n'
+    assert fmt(when) == ('rule 1 "R" {\n  when happened(parameter0, parameter1, parameter2, parameter3, parameter4, '
+                         'parameter5, parameter6,\n      parameter7, parameter8, parameter9, parameter10, parameter11) {\n'
+                         '    run 1\n  }\n}\n')
+    ability = f'card type t {{ a: number }}\ncard "A" t {{\n  ability "x" when happened({params}) {{ run 1 }}\n}}\n'
+    formats = " ".join(f"formatnumber{i}" for i in range(10))
+    header = f'game g "G" {{\n  source main "R" version "1"\n  formats {formats}\n}}\n'
+    assert fmt(header) == ('game g "G" {\n  source main "R" version "1"\n  formats formatnumber0 formatnumber1 '
+                           'formatnumber2 formatnumber3 formatnumber4 formatnumber5\n    formatnumber6 formatnumber7 '
+                           'formatnumber8 formatnumber9\n}\n')
+    for source in (value, when, ability, header):
+        assert all(len(line) <= 100 for line in fmt(source).splitlines())
+        assert parse(fmt(source)) == parse(source)
+        assert fmt(fmt(source)) == fmt(source)
+
+
+def test_brackets_and_quotes_inside_a_long_string_are_not_break_points():
+    x = "x" * 60
+    source = f'value v = f({x}, """a "(" b""", {x}, {x})\n'
+    assert fmt(source) == f'value v = f({x}, """a "(" b""",\n  {x},\n  {x})\n'
