@@ -11,12 +11,13 @@ which may hold a ``#``) and ties each one to a node that has a span:
 - a comment in the head of a block written on several lines (``if a  # why`` / ``and b {``) goes
   before the node (after code in the head of a later block, ``} else if ...``, it trails the line
   opening that block if no later comment does); never into the block's body.
-- any other comment inside a node printed whole (a statement spanning several lines, a window's
-  menu) goes before that node.
+- any other comment inside a node printed whole (a statement spanning several lines, a menu part
+  spanning several) goes before that node.
 
 ``blocks(node)`` (from the formatter) says what a node's blocks hold, in print order: one block for
-most, one per branch for ``if`` and ``may``; a comment between two blocks belongs to the block
-whose ``}`` follows it (found by counting braces in the text).
+most (a window's or a turn's menu parts, a deck's entries), one per branch for ``if`` and
+``may``; a comment between two blocks belongs to the block whose ``}`` follows it (found by
+counting braces in the text).
 """
 
 from __future__ import annotations

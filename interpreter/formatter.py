@@ -23,14 +23,14 @@ past their code. Comments are not counted in the width.
 
 What the author chose is kept where the AST cannot tell it: every line of a game header (the AST
 keeps the last ``players``, ``formats`` or ``excerpt`` line only), in the source's order; a deck's
-entries with their comments; a string literal short or long as written, wherever it is (a long one
-keeps its line breaks, only its indentation set to its line's or its statement's continuation); a
-board's drawing as drawn; the parentheses the source put around an expression with operators; words that
-say the default (``public``, ``at top``, ``exactly one``, ``copies 1``, a role's ``game`` scope,
-``players 2 to 2``), where written; a card, card type, deck or menu on one line or as a block, as written (one line only
-if it fits), a card's fields on the lines the source gave them; an ability, trigger or one-branch
-statement whose single statement the source wrote ``{ on one line }``, if it fits. The items of a
-rule and of a card keep their source order.
+entries and a menu's parts with their comments; a string literal short or long as written, wherever
+it is (a long one keeps its line breaks, only its indentation set to its line's or its statement's
+continuation); a board's drawing as drawn; the parentheses the source put around an expression with
+operators; words that say the default (``public``, ``at top``, ``exactly one``, ``copies 1``, a
+role's ``game`` scope, ``players 2 to 2``), where written; a card, card type, deck or menu on one
+line or as a block, as written (one line only if it fits), a card's fields on the lines the source
+gave them; an ability, trigger or one-branch statement whose single statement the source wrote
+``{ on one line }``, if it fits. The items of a rule and of a card keep their source order.
 
 Printed from the AST alone (``format_module``): defaults are left out and so are words the AST does
 not keep, expressions get the fewest parentheses that keep their tree (precedence as in
@@ -156,7 +156,8 @@ def items(node) -> list:
 
 def blocks(node):
     """What a node's blocks hold, in print order (for placing comments); None for a node printed
-    whole. A rule's and a card's items are in one block, an if's branches each in its own."""
+    whole. A rule's and a card's items are in one block, an if's branches each in its own, a
+    window's or a turn's menu parts in one."""
     if isinstance(node, A.Module):
         return [list(node.items)]
     if isinstance(node, A.Game):
@@ -167,6 +168,8 @@ def blocks(node):
         return [items(node)]
     if isinstance(node, A.Deck):
         return [[]]
+    if isinstance(node, (A.Window, A.Turn)):
+        return [list(node.menu)]
     if isinstance(node, (A.Ability, A.Action, A.Trigger, A.Check, A.Flow, A.ForEach, A.Repeat, A.While)):
         return [list(node.body)]
     if isinstance(node, A.If):
@@ -229,6 +232,7 @@ class Printer:
         self.source = source
         self.parts = parts or {}        # id() of a Game or Deck -> its lines (see _HeaderBuilder)
         self.original = {}         # id() of a guarded copy of a node -> the node (for its comments)
+        self.then = set()          # id() of each menu part after a menu's first (opens with 'then')
 
     # -- module and blocks
     def module(self, module: A.Module) -> str:
@@ -752,16 +756,18 @@ class Printer:
 
     def menu_block(self, pad: str, head: str, node) -> list:
         """A menu on one line if it fits (printed from the source, if the source wrote it on one);
-        else one part per line, each after the first opening with 'then'."""
-        parts = menu(node.menu, self.source)
+        else one part per line, each after the first opening with 'then', as a block: each part
+        with its comments, as a deck's entries."""
         if self.source is None or self.source.one_line(node):
+            parts = menu(node.menu, self.source)
             line = f"{pad}{flat(head)} {{ {' then '.join(flat(p) for p in parts)} }}"
             if len(line) <= WIDTH and "\n" not in line:
                 return [line]
-        lines = fit(pad, head + " {", HEAD)
-        for i, part in enumerate(parts):
-            lines += fit(pad + INDENT, ("then " if i else "") + part)
-        return lines + [pad + "}"]
+        self.then.update(id(m) for m in node.menu[1:])
+        return self.braces(pad, [(head, list(node.menu))], node)
+
+    def p_MenuPart(self, m: A.MenuPart, pad: str) -> list:
+        return fit(pad, ("then " if id(m) in self.then else "") + menu([m], self.source)[0])
 
     def p_Perform(self, s: A.Perform, pad: str) -> list:
         return fit(pad, f"perform {self.call(s.action, s.args)} by {self.x(s.actor)}")

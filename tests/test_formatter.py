@@ -717,6 +717,27 @@ def test_a_decks_comments_stay_with_their_entries():
     assert fmt(above) == above
 
 
+def test_a_menus_comments_stay_with_its_parts():
+    """In a turn's or a window's menu written as a block, as in a deck: a comment on a line of its
+    own stays above its part, one after a part trails that part's line, one before the '}' stays there."""
+    above = 'flow {\n  turn of p {\n    # first the upkeep\n    one of upkeep\n    # then the main phase\n' \
+            '    then any number of play\n  }\n}\n'
+    assert fmt(above) == above
+    trailing = ('flow {\n  window "w" starting with p {  # who acts\n    one of upkeep # why\n'
+                '    then any number of play, pass   # the rest\n    # before the brace\n  }  # done\n}\n')
+    assert fmt(trailing) == ('flow {\n  window "w" starting with p {  # who acts\n'
+                             '    one of upkeep                  # why\n'
+                             '    then any number of play, pass  # the rest\n'
+                             '    # before the brace\n  }  # done\n}\n')
+    spread = ('flow {\n  turn of p { one of a then  # after a\n    # above b\n    one of b,\n'
+              '      # inside b\n      c }\n}\n')
+    assert fmt(spread) == ('flow {\n  turn of p {\n    one of a  # after a\n    # above b\n    # inside b\n'
+                           '    then one of b, c\n  }\n}\n')
+    for source in (above, trailing, spread):
+        assert parse(fmt(source)) == parse(source)
+        assert fmt(fmt(source)) == fmt(source)
+        assert [c.text for c in scan(fmt(source))] == [c.text for c in scan(source)]
+
 def test_comments_in_a_head_written_on_several_lines_go_above_it_not_into_the_body():
     source = ('flow {\n  if a > 0  # positive\n      and b  # and b\n      # own line\n      and c {  # then\n'
               '    run 1\n  } else if d  # d\n      and e {\n    run 2\n  }\n}\n')
