@@ -469,7 +469,7 @@ def cmd_site(args) -> int:
 def cmd_fmt(args) -> int:
     from .diagnostics import SourceError
     from .formatter import format_source
-    changed, unsafe, errors = 0, 0, []
+    changed, unsafe, unwritten, errors = 0, 0, 0, []
     paths = []
     for path in args.paths:
         if not path.exists():
@@ -492,6 +492,10 @@ def cmd_fmt(args) -> int:
         except SourceError as exc:          # reported with the others'; the other files are formatted
             errors += exc.diagnostics
             continue
+        except OSError as exc:
+            print(f"ludex: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            unwritten += 1
+            continue
         if pretty != text and not _says_the_same(text, pretty, str(path)):
             print(f"ludex: error: formatting {path} would change what its rules say (a fault in ludex fmt, "
                   "please report it): the file is left as it is", file=sys.stderr)
@@ -503,39 +507,51 @@ def cmd_fmt(args) -> int:
                 changed += 1
         elif args.write:
             if pretty != text:
-                mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
-                _replace(path, mark + pretty)
+                try:
+                    mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
+                    _replace(path, mark + pretty)
+                except OSError as exc:
+                    print(f"ludex: error: cannot write {path}: {exc.strerror or exc}; it is left as it is",
+                          file=sys.stderr)
+                    unwritten += 1
         else:
             sys.stdout.write(pretty)
     if errors:
         print(render_all(errors), file=sys.stderr)
         return EXIT_SOURCE
+    if unwritten:
+        return EXIT_USAGE
     return EXIT_FAILURES if changed or unsafe else EXIT_OK
 
 
 def _says_the_same(text: str, pretty: str, path: str) -> bool:
     """Whether the formatted text parses to the same rules as the text, the header's parts given twice
     included (a check on the formatter before its output replaces or stands for a user's file)."""
+    from . import ast as A
     from .diagnostics import SourceError
     from .syntax import parse_rules
     try:
-        before, after = parse_rules(text.removeprefix("\ufeff"), path), parse_rules(pretty, path)
+        before, after = parse_rules(text, path), parse_rules(pretty, path)
     except SourceError:
         return False
 
     def twice(module):
-        return [[part for part, _, _ in item.given_twice] for item in module.items if hasattr(item, "given_twice")]
+        return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.Game)]
     return before == after and twice(before) == twice(after)
 
 
 def _replace(path: Path, text: str):
-    """Write ``text`` to ``path`` whole or not at all: to a file beside it, then moved over it."""
-    spare = path.with_name(f".{path.name}.ludex-fmt")
+    """Write ``text`` to ``path`` whole or not at all: to a new file beside it, then moved over it.
+    ``OSError`` (a folder or a file that cannot be written) is the caller's to report."""
+    import tempfile
+    handle, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".ludex-fmt", dir=path.parent)
     try:
-        spare.write_text(text, encoding="utf-8")
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
         os.replace(spare, path)
-    finally:
-        spare.unlink(missing_ok=True)
+    except BaseException:
+        os.unlink(spare)
+        raise
 
 
 if __name__ == "__main__":

@@ -192,6 +192,22 @@ def test_fmt_formats_every_file_it_can_and_reports_the_others_errors(tmp_path, c
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.ludex", "b.ludex", "c.ludex"]   # no spare left
 
 
+def test_fmt_that_cannot_write_a_file_says_so_and_leaves_it_whole(tmp_path, capsys, monkeypatch):
+    import os
+    monkeypatch.chdir(tmp_path)
+    source = 'game x "X" {\n players 2 to 2 }\n'
+    path = write(tmp_path / "locked.ludex", source)
+
+    def refused(spare, target):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(os, "replace", refused)
+    assert exit_code(["fmt", "--write", "locked.ludex"]) == 2
+    assert capsys.readouterr().err == ("ludex: error: cannot write locked.ludex: Permission denied; "
+                                       "it is left as it is\n")
+    assert path.read_text(encoding="utf-8") == source
+    assert [p.name for p in tmp_path.iterdir()] == ["locked.ludex"]       # the new form is not left beside it
+
+
 def test_fmt_never_writes_a_form_that_changes_what_the_rules_say(tmp_path, capsys, monkeypatch):
     """A check on the formatter itself: should it ever print other rules (here, one made to drop the
     header's second 'players', as it once did), the file is left as it is and the fault is reported."""
