@@ -103,6 +103,7 @@ class Checker:
         #: (rule id, goto statement) for each goto in a rule's own procedure, judged once every
         #: 'run' is known (``check_gotos``)
         self.gotos: list = []
+        self._happenings = None        # what makes each event happen (``happenings``), worked out once
 
     # -- reporting
     def error(self, code: str, message: str, span: A.Span, *, hint: str = "", related=()):
@@ -621,14 +622,9 @@ class Checker:
                 if isinstance(s, (A.Run, A.Goto)) and s.target in g.rules:
                     pending.append(s.target)
 
-        visit_block(g.flow.body)
-        for rule in g.rules.values():
-            for t in rule.triggers:
-                visit_block(t.body)
-            for c in rule.checks:
-                visit_block(c.body)
-            for a in rule.actions:
-                visit_block(a.body)
+        for _, place, body in self.bodies():
+            if place:           # the flow, triggers, state checks, actions and cards' abilities
+                visit_block(body)
         while pending:
             rid = pending.pop()
             if rid in reached:
@@ -668,19 +664,11 @@ class Checker:
                 if isinstance(s, A.Run) and s.target in runs:
                     runs[s.target].append((kind, by, s.span))
 
-        if g.flow is not None:
-            note(g.flow.body, "place", "the flow")
-        for rule in g.rules.values():
-            note(rule.body, "rule", rule.id)
-        for trigger in g.triggers:
-            note(trigger.body, "place", "a trigger")
-        for check in g.checks:
-            note(check.body, "place", "a state check")
-        for action in g.actions.values():
-            note(action.body, "place", "an action")
-        for card in g.cards.values():
-            for ability in card.abilities:
-                note(ability.body, "place", "a card's ability")
+        for rule, place, body in self.bodies():
+            if place:
+                note(body, "place", place)
+            else:
+                note(body, "rule", rule)
 
         def escape(target, rid, seen, path):
             """How a goto to ``target`` leaving rule ``rid`` escapes every sequence: the notes of the
@@ -723,45 +711,50 @@ class Checker:
 
     # -- what the triggers listen for
     def bodies(self):
-        """Every block of statements the game holds, with the rule it is in ("" for the flow and cards'
-        abilities): the flow, each rule's procedure, triggers, state checks, actions and cards'
-        abilities, those of a second definition of a name (refused, S002) included."""
+        """Every block of statements the game holds, as ``(rule, place, block)``: the rule it is in (""
+        for the flow and cards' abilities) and, but for a rule's own procedure (place ""), what it is
+        ("the flow", "a trigger", "a state check", "an action", "a card's ability"). Those of a second
+        definition of a name (refused, S002) are included."""
         g = self.game
         if g.flow is not None:
-            yield "", g.flow.body
+            yield "", "the flow", g.flow.body
         for rule in g.rules.values():
-            yield rule.id, rule.body
+            yield rule.id, "", rule.body
         for trigger in g.triggers:
-            yield ("" if trigger.rule.startswith("card:") else trigger.rule), trigger.body
+            if trigger.rule.startswith("card:"):        # a card's ability with an event
+                yield "", "a card's ability", trigger.body
+            else:
+                yield trigger.rule, "a trigger", trigger.body
         for check in g.checks:
-            yield check.rule, check.body
+            yield check.rule, "a state check", check.body
         for action in g.actions.values():
-            yield action.rule, action.body
+            yield action.rule, "an action", action.body
         for card in g.cards.values():
             for ability in card.abilities:
                 if ability.event is None:       # (one with an event is among the triggers)
-                    yield "", ability.body
+                    yield "", "a card's ability", ability.body
         for _, _, item, _ in g.duplicates:
             if isinstance(item, A.Rule):
-                yield item.id, item.body
+                yield item.id, "", item.body
                 for action in item.actions:
-                    yield item.id, action.body
-            elif isinstance(item, (A.Action, A.Flow)):
-                yield getattr(item, "rule", ""), item.body
+                    yield item.id, "an action", action.body
+            elif isinstance(item, A.Action):
+                yield item.rule, "an action", item.body
+            elif isinstance(item, A.Flow):
+                yield "", "the flow", item.body
             elif isinstance(item, A.Card):
                 for ability in item.abilities:
-                    yield "", ability.body
+                    yield "", "a card's ability", ability.body
 
     def happenings(self) -> dict:
         """What makes each event happen: ``(kind, milestone, name)`` -> ``[(number of values it gives,
         span, the statement, the block it is in)]``. A named event happens at an ``emit`` (or a
         ``reveal``, which emits ``revealed(c)``), a milestone at the statement that reaches it (``begin
         phase plot``, ``end round``); a ``turn of`` begins and ends a turn."""
-        found = self.__dict__.get("_happenings")
-        if found is not None:
-            return found
+        if self._happenings is not None:
+            return self._happenings
         happens: dict = {}
-        for _, body in self.bodies():
+        for _, _, body in self.bodies():
             for s in walk(body):
                 for key, count in made_to_happen(s):
                     happens.setdefault(key, []).append((count, s.span, s, body))
@@ -795,7 +788,7 @@ class Checker:
             revealed = next((m for m in made if isinstance(m[2], A.Reveal)), None)
             if revealed is not None:                                    # (one error at each trigger)
                 self.check_values_given(event, *revealed[:3])
-        for rule, body in self.bodies():
+        for rule, _, body in self.bodies():
             self.rule = rule
             for s in walk(body):
                 if isinstance(s, A.Modify) and s.duration is not None:

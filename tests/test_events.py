@@ -167,3 +167,31 @@ def test_a_modifier_until_a_milestone_nothing_reaches_would_never_expire():
         ("S087", "'for next phase': a modifier waits for the next round only"),
     ]
     assert found[0].rule == "1" and (found[0].span.line, found[0].span.column) == (24, 34)     # the duration
+
+
+def test_a_rule_a_cards_ability_runs_is_run():
+    """Reachability (S041) counts every block that can 'run' a rule, a card's ability among them."""
+    source = '''game rr "RR" { players 2 to 2 }
+state { player zone hand  game counter n = 0 }
+card type token { }
+card "A" token {
+  ability "Boost" "action" { run 2 }
+}
+rule 1 "Deal" {
+  text "Each player gets A, and the first player's is initiated."
+  for each p in players { create ["A"] into p.hand }
+  initiate "action" abilities of cards(first(players).hand)
+}
+rule 2 "Boost" {
+  text "The counter goes up."
+  increase n by 1
+}
+flow { run 1 }
+'''
+    gamedef = assemble("rr", [parse_rules(source, "rr.ludex")])
+    assert check(gamedef) == []         # (S041: "rule 2 has a procedure, but nothing runs it")
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1), seed=1)
+    game.run()
+    assert game.state.fields["n"] == 1
+    unreached = source.replace("{ run 2 }", '{ log "boost" }')
+    assert [d.code for d in check(assemble("rr", [parse_rules(unreached, "rr.ludex")]))] == ["S041"]
