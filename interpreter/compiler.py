@@ -549,6 +549,7 @@ class Compiler:
             else:
                 game.rng.shuffle(zone.cards)
             game.zones_changed.add(zone)
+            game.cards_placed.update(zone.cards)
             game.written[zone.key] = game.version
             game.cards_moved += 1
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"

@@ -269,7 +269,8 @@ class Watch:
         # Since the last look (the engine's, after a rule, or this one), only the zones the engine
         # notes as changed may have changed: the others are as that look found them.
         moved = game.cards_moved != self._cards_moved
-        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(game.zones_changed))
+        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(game.zones_changed),
+                                             placed=set(game.cards_placed))
         self._version, self._cards_moved = game.version, game.cards_moved
         if breaks:
             where = f"after rule {rule} ran" if rule else "here"
@@ -541,6 +542,8 @@ class LogChecker:
             remaining.remove(card)
             ordered.append(card)
         zone.cards[:] = ordered + remaining
+        self.game.zones_changed.add(zone)
+        self.game.cards_placed.update(zone.cards)
         self.game.written[zone.key] = self.game.version
         self.game.cards_moved += 1
 

@@ -93,8 +93,10 @@ class Game:
         self._invariants_at = -1
         #: bumped whenever a card is created, moved or a zone reordered (the invariants look at cards then)
         self.cards_moved = 0
-        #: the zones whose cards were changed since the invariants last looked
+        #: the zones whose cards were changed, and the cards created, moved or reordered, since the
+        #: invariants last looked
         self.zones_changed: set = set()
+        self.cards_placed: set = set()
         #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
         #: player or card that had none of that name (its dict gains a key)
         self.eliminations = 0
@@ -192,6 +194,7 @@ class Game:
         card.zone = zone
         zone.cards.append(card)
         self.zones_changed.add(zone)
+        self.cards_placed.add(card)
         self.written[zone.key] = self.version
         self.version += 1
         self.cards_moved += 1
@@ -204,6 +207,7 @@ class Game:
             self.zones_changed.add(card.zone)
             written[card.zone.key] = self.version
         self.zones_changed.add(zone)
+        self.cards_placed.add(card)
         written[zone.key] = self.version
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
@@ -322,7 +326,8 @@ class Game:
                     moved = self._cards_checked_at != self.cards_moved
                     self._cards_checked_at = self.cards_moved
                     changed, self.zones_changed = self.zones_changed, set()
-                    broken = self.state.invariant_breaks(cards_moved=moved, changed=changed)
+                    placed, self.cards_placed = self.cards_placed, set()
+                    broken = self.state.invariant_breaks(cards_moved=moved, changed=changed, placed=placed)
                     if broken:
                         raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
                                          rule_id, rule.span)

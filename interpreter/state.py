@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 
+#: ``State._within_bounds``'s test, compiled, by its source (the same for every game of a set of rules)
+_BOUNDS_TESTS: dict = {}
+
+
 def words(value) -> str:
     """How the trace writes a value: ``none``, ``yes``, ``no``, ``[a, b]``, or its ``str``."""
     if value is None:
@@ -169,47 +173,104 @@ class State:
                 if low is not None or high is not None for owner, fields in owners if name in fields]
         return found
 
-    def invariant_breaks(self, cards_moved: bool = True, changed=None) -> list[str]:
-        """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
-        counters out of bounds. Empty when the state is consistent. ``cards_moved=False`` (no card
-        was created, moved or reordered since the last look) skips the cards. ``changed``: the zones
-        whose cards were changed since the last look, which found the state consistent (the engine
-        creates, moves and shuffles cards only through ``Game.create_card``, ``Game.move_card`` and
-        the shuffle, each of which notes the zones it changes); None to look at every zone."""
-        problems = []
-        zones = self.zone_list() if cards_moved else []
-        zones_ok = True
-        if cards_moved:
-            # As many cards placed as exist; in each zone (each zone a card entered or left, when
-            # ``changed`` says which: the others hold what they held, each card still recording them),
-            # each card once, recording the zone. Then no card is in two zones (it records one of them)
-            # and none is missing. (Plain loops: here they are quicker than map and attrgetter.)
-            placed = 0
-            for z in zones:
-                placed += len(z.cards)
-            zones_ok = placed == len(self.cards)
-            for z in (zones if changed is None else changed) if zones_ok else ():
+    def _cards_consistent(self, changed, placed) -> bool:
+        """Whether every card is in exactly one zone, the one it records.
+
+        As many cards are placed as exist: counted in full at the first look, then kept up to date
+        from the changed zones' sizes (``_sizes``: each zone's size when last looked at). Each card
+        placed since the last look is in the zone it records; the others are where they were. Then no
+        card is in two places (two zones, or one twice): its extra place would leave one card too many
+        placed, or another card missing, and a card leaves a zone only by being placed in another,
+        which it would then be found in. (Looking for a card at its zone's ends first, where a card
+        is put, spares a search through a deck: a list's ``count`` or ``in`` compares every other
+        card on the way.)"""
+        sizes = self.__dict__.get("_sizes")
+        if sizes is None or changed is None or placed is None:
+            sizes = self.__dict__["_sizes"] = {z: len(z.cards) for z in self.zone_list()}
+            self.__dict__["_placed"] = sum(sizes.values())
+            if self._placed != len(self.cards):
+                return False
+            for z in sizes:
                 cards = z.cards
                 if len(set(cards)) != len(cards):
-                    zones_ok = False
-                    break
+                    return False
                 for card in cards:
                     if card.zone is not z:
-                        zones_ok = False
-                        break
-                if not zones_ok:
-                    break
+                        return False
+            return True
+        total = self._placed
+        for z in changed:
+            now = len(z.cards)
+            total += now - sizes[z]
+            sizes[z] = now
+        self.__dict__["_placed"] = total
+        if total != len(self.cards):
+            return False
+        for card in placed:
+            zone = card.zone
+            if zone is None:
+                return False
+            cards = zone.cards
+            if not cards or (cards[0] is not card and cards[-1] is not card and card not in cards):
+                return False
+        return True
+
+    def _card_problems(self) -> list[str]:
+        """The cards' problems, in words (a full look: ``_cards_consistent`` found one)."""
+        problems = []
         seen: dict[int, Zone] = {}
-        for zone in (() if zones_ok else zones):
+        for zone in self.zone_list():
             for card in zone.cards:
                 if card.id in seen:
                     problems.append(f"{card.title} is in two places: {seen[card.id]} and {zone}")
                 seen[card.id] = zone
                 if card.zone is not zone:
                     problems.append(f"{card.title} is in {zone} but records {card.zone}")
-        for card in (() if zones_ok else self.cards):
+        for card in self.cards:
             if card.id not in seen:
                 problems.append(f"{card.title} (card {card.id}) is in no zone: a card was lost")
+        if not problems:        # (a card twice in one zone is named above as in two places)
+            problems.append("the cards are not where they record")
+        return problems
+
+    def _within_bounds(self) -> bool:
+        """Whether every supply and bounded counter is within its bounds: one Python expression,
+        written once the fields are (all of them exist from set-up on), since a loop over the bounds
+        costs several times as much, after every step. The fields' dicts are its globals, so that the
+        compiled test serves every game of the rules. The words for a break: ``invariant_breaks``."""
+        held = self.__dict__.get("_bounds_test")
+        if held is None:
+            terms, env = [], {}
+            for i, (name, capacity) in enumerate(self.supply_capacity.items()):
+                env[f"s{i}"], env[f"c{i}"] = self.fields, capacity
+                terms.append(f"(type(v := s{i}.get({name!r}, 0)) is not int or 0 <= v <= c{i})")
+            for i, (name, low, high, fields, owner) in enumerate(self._bounded_counters()):
+                env[f"f{i}"] = fields
+                test = " and ".join(t for t in (f"{low!r} <= v" if low is not None else "",
+                                                f"v <= {high!r}" if high is not None else "") if t)
+                terms.append(f"(type(v := f{i}[{name!r}]) is not int or ({test}))")
+            source = "lambda: " + (" and ".join(terms) or "True")
+            code = _BOUNDS_TESTS.get(source)
+            if code is None:        # compiled once a process, for each game's bounds
+                code = _BOUNDS_TESTS[source] = compile(source, "<bounds>", "eval")
+            held = self.__dict__["_bounds_test"] = eval(code, env)
+        return held()
+
+    def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None) -> list[str]:
+        """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
+        counters out of bounds. Empty when the state is consistent.
+
+        A look may be narrowed to what changed since the last look (anyone's), which found the state
+        consistent; the engine creates, moves and shuffles cards only through ``Game.create_card``,
+        ``Game.move_card`` and the shuffle, each of which notes the zones it changes and the cards it
+        places (``Game.zones_changed``, ``Game.cards_placed``). ``cards_moved=False`` (no card was
+        created, moved or reordered) skips the cards. ``changed``: the zones whose cards were changed;
+        ``placed``: the cards created, moved or reordered; None to look at every zone and card."""
+        problems = []
+        if cards_moved and not self._cards_consistent(changed, placed) and not self._cards_consistent(None, None):
+            problems += self._card_problems()       # (a narrowed look is confirmed by a full one)
+        if self._within_bounds():
+            return problems
         for name, capacity in self.supply_capacity.items():
             held = self.fields.get(name, 0)
             if held < 0 or held > capacity:
