@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .diagnostics import LudexError
-from .reads import card_attribute_names
+from .reads import card_attribute_names, watched
 from .state import Card, Player, Zone, words
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
@@ -53,6 +53,8 @@ class BlockWriter:
         self.compiler = compiler
         self.writer = compiler.writer
         self.polls = bool(compiler.gamedef.checks)   # no state checks: nothing to poll
+        #: the names the state checks read, when that tells when they may go quiet (``reads.watched``)
+        self.watched = watched(compiler) if self.polls else None
         env = self.writer.env
         from .compiler import as_list, bounded
         env.update({"_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
@@ -147,9 +149,16 @@ class BlockWriter:
                  f"{ind}_G.steps += 1",
                  f"{ind}if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)",
                  *body]
-        if self.polls:      # only when the state has changed since they last looked
+        if self.polls and self.watched is None:     # only when the state has changed since they last looked
             lines += [f"{ind}_S = {enclosing}",
                       f"{ind}if _G.checked_at != _G.version and not _G.simultaneous: _G.run_checks()"]
+        elif self.polls:
+            # and, while the checks are quiet (nothing they read written since), the look they would
+            # take is only noted (as ``run_checks`` would note it, and find nothing to do)
+            lines += [f"{ind}_S = {enclosing}",
+                      f"{ind}if _G.checked_at != _G.version and not _G.simultaneous:",
+                      f"{ind}    if _G.watched_writes == _G.quiet_at: _G.checked_at = _G.version",
+                      f"{ind}    else: _G.run_checks()"]
         return lines
 
     def expr(self, x) -> str:
@@ -294,14 +303,18 @@ class BlockWriter:
         counters, supplies, roles and flags are all there from set-up."""
         if isinstance(target, A.Name):
             return []
-        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _G.reshaped += 1"]
+        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _G.reshaped += 1", f"{ind}    _G.watched_writes += 1"]
 
     def written(self, names, ind: str) -> list:
         """Lines noting that these names are written now (``Game.written``), which only the state
-        checks read: none for a game without them."""
+        checks read: none for a game without them; and counting the write (``Game.watched_writes``)
+        when a check reads one of them."""
         if not self.polls:
             return []
-        return [f"{ind}_G.written[{n!r}] = _G.version" for n in dict.fromkeys(names)]
+        lines = [f"{ind}_G.written[{n!r}] = _G.version" for n in dict.fromkeys(names)]
+        if self.watched is not None and any(n in self.watched for n in names):
+            lines.append(f"{ind}_G.watched_writes += 1")
+        return lines
 
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
@@ -361,7 +374,8 @@ class BlockWriter:
                   f"{ind}_after = (_dst.get({dst!r}) or 0) + _n"]
         lines += self.bound(dst, "_after", "_to", span, ind)
         if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
-            lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1"]
+            lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1",
+                      f"{ind}    _G.watched_writes += 1"]
         lines += self.written([src, dst], ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",

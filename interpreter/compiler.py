@@ -22,7 +22,7 @@ from .builtins import BUILTINS, CONSTANTS, value_words
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import Diagnostic, LudexError, SourceError
-from .reads import card_attribute_names
+from .reads import card_attribute_names, watched
 from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting
 from .state import Card, Player, Zone, words
 
@@ -411,9 +411,15 @@ class Compiler:
             f.vars[var] = value(f)
         return let
 
+    def watches(self, *names) -> bool:
+        """Whether a state check reads one of these names (a write counts in ``Game.watched_writes``)."""
+        names_read = watched(self)
+        return names_read is not None and any(n in names_read for n in names)
+
     def s_Set(self, s):
         locate = self.target(s.target)
         value = self.expr(s.value) if s.value is not None else None
+        watches = self.watches(s.target.name)
 
         def set_(f):
             game = f.game
@@ -428,7 +434,10 @@ class Compiler:
             self._bounded(f, n, new, what, s.span)
             if n not in table:
                 game.reshaped += 1
+                game.watched_writes += 1
             game.written[n] = game.version
+            if watches:
+                game.watched_writes += 1
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
@@ -440,6 +449,7 @@ class Compiler:
     def s_Change(self, s):
         locate = self.target(s.target)
         amount, sign = self.expr(s.amount), s.sign
+        watches = self.watches(s.target.name)
 
         def change(f):
             game = f.game
@@ -451,7 +461,10 @@ class Compiler:
                 self._bounded(f, n, new, what, s.span)
             if n not in table:
                 game.reshaped += 1
+                game.watched_writes += 1
             game.written[n] = game.version
+            if watches:
+                game.watched_writes += 1
             table[n] = new
             game.record(f.rule, "change", f"{what}: {old} -> {new}", f.actor)
         return change
@@ -459,6 +472,7 @@ class Compiler:
     def s_Transfer(self, s):
         amount = self.expr(s.amount)
         source, destination = self.target(s.source), self.target(s.destination)
+        watches = self.watches(s.source.name, s.destination.name)
 
         def transfer(f):
             game = f.game
@@ -475,7 +489,10 @@ class Compiler:
             self._bounded(f, dst_name, after, _what(dst_who, dst_name), s.span)
             if src_name not in src or dst_name not in dst:
                 game.reshaped += 1
+                game.watched_writes += 1
             game.written[src_name] = game.written[dst_name] = game.version
+            if watches:
+                game.watched_writes += 1
             src[src_name] = have - n
             dst[dst_name] = after
             game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "
@@ -551,6 +568,8 @@ class Compiler:
             game.zones_changed.add(zone)
             game.cards_placed.update(zone.cards)
             game.written[zone.key] = game.version
+            if zone.watched:
+                game.watched_writes += 1
             game.cards_moved += 1
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
                                                                   if was_forced else ""), f.actor, random="shuffle")
@@ -558,6 +577,7 @@ class Compiler:
 
     def s_Reveal(self, s):
         cards = self.expr(s.cards)
+        watches = self.watches("face-up")
 
         def reveal(f):
             game = f.game
@@ -567,6 +587,8 @@ class Compiler:
                 if not card.face_up:
                     card.face_up = True
                     game.written["face-up"] = game.version
+                    if watches:
+                        game.watched_writes += 1
                     game.version += 1
                 game.emit("named", "", "revealed", (card,), f.rule, f"{card.owner}'s {card.title} is revealed"
                           if card.owner else f"{card.title} is revealed")
@@ -574,6 +596,7 @@ class Compiler:
 
     def s_Conceal(self, s):
         cards = self.expr(s.cards)
+        watches = self.watches("face-up")
 
         def conceal(f):
             game = f.game
@@ -583,6 +606,8 @@ class Compiler:
                 if card.face_up:
                     card.face_up = False
                     game.written["face-up"] = game.version
+                    if watches:
+                        game.watched_writes += 1
                     game.record(f.rule, "conceal", f"{card.title} is turned face down", f.actor, card=card.id)
         return conceal
 
@@ -1008,6 +1033,7 @@ class Compiler:
                 if not p.eliminated:
                     p.eliminated = True
                     game.eliminations += 1
+                    game.watched_writes += 1
                     game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
         return eliminate
 

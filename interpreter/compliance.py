@@ -545,6 +545,8 @@ class LogChecker:
         self.game.zones_changed.add(zone)
         self.game.cards_placed.update(zone.cards)
         self.game.written[zone.key] = self.game.version
+        if zone.watched:
+            self.game.watched_writes += 1
         self.game.cards_moved += 1
 
     def _on_event(self, event):

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef, default_format, format_problem
-from .reads import ANY_ZONE, reads
+from .reads import ANY_ZONE, check_reads, watched
 from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
                       Violation, _name, _words, acting)
 from .state import Card, Player, State, Zone, items_of
@@ -104,6 +104,11 @@ class Game:
         #: for each name (a counter, flag, role, attribute, value, ``face-up``), the state version when a
         #: statement last wrote it or a modifier on it started, stopped or began to apply
         self.written: dict[str, int] = {}
+        #: bumped whenever a name the state checks read is written (``reads.watched``: a statement, a
+        #: card entering or leaving a zone so named, a modifier starting, stopping or beginning to
+        #: apply), a player is eliminated or a dict gains a name: while it stands still after the checks
+        #: went quiet (``quiet_at``), none of them needs polling
+        self.watched_writes = 0
         self._cards_checked_at = -1
         self.exercised: set = set()
         self._in_play_zones = None      # the zones marked in-play, players in seat order
@@ -141,13 +146,14 @@ class Game:
             if any_zone:
                 names = tuple(n for n in names if n != ANY_ZONE)
             self._polls.append((i, check.rule, poll, names, any_zone))
-        #: when every check's reads are known and none may look at any zone: every name they read; and,
-        #: after a look, ``(names, (eliminations, reshaped), since)``
-        #: telling when the next look would find nothing to do
-        self._watched = None
-        if all(names is not None and not any_zone for _, _, _, names, any_zone in self._polls):
-            self._watched = tuple(sorted({n for _, _, _, names, _ in self._polls for n in names}))
-        self._quiet = None
+        #: when every check's reads are known and none may look at any zone: every name they read
+        #: (``reads.watched``), in order
+        self._watched = None if program.watched is None else tuple(sorted(program.watched))
+        #: ``watched_writes`` when a look left every check having found what holds with none of the
+        #: names any of them reads written since (``run_checks``); -1 when none did. While the two are
+        #: equal, the next look would find nothing to do: the polls written after each statement
+        #: (``blocks.py``) then only note the version looked at, without calling ``run_checks``
+        self.quiet_at = -1
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -159,6 +165,7 @@ class Game:
     # -- set-up
     def _build_state(self):
         s = self.state
+        watching = self.program.watched
         env = Frame(self, {}, "setup")
         for f, initial_of, low_of, high_of in self.program.fields:
             initial = initial_of(env) if initial_of is not None else None
@@ -170,6 +177,7 @@ class Game:
             for owner in owners:
                 if f.kind in ("zone", "row"):
                     zone = Zone(f.name, owner, f.hidden, f.ordered, f.kind == "row", f.in_play)
+                    zone.watched = watching is not None and zone.key in watching
                     (owner.zones if owner else s.zones)[f.name] = zone
                 else:
                     default = {"counter": 0, "supply": 0, "role": None, "flag": False}[f.kind]
@@ -196,6 +204,8 @@ class Game:
         self.zones_changed.add(zone)
         self.cards_placed.add(card)
         self.written[zone.key] = self.version
+        if zone.watched:
+            self.watched_writes += 1
         self.version += 1
         self.cards_moved += 1
         return card
@@ -206,9 +216,13 @@ class Game:
             card.zone.cards.remove(card)
             self.zones_changed.add(card.zone)
             written[card.zone.key] = self.version
+            if card.zone.watched:
+                self.watched_writes += 1
         self.zones_changed.add(zone)
         self.cards_placed.add(card)
         written[zone.key] = self.version
+        if zone.watched:
+            self.watched_writes += 1
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
         else:
@@ -374,6 +388,7 @@ class Game:
                     if m.pending_until_begin:
                         m.pending_until_begin = False
                         self.written[m.target] = self.version
+                        self.watched_writes += 1       # (a modifier: rarely; any name, to be safe)
                         self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
         if handlers:
@@ -387,6 +402,7 @@ class Game:
             for m in self.modifiers:
                 if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
                     self.written[m.target] = self.version
+                    self.watched_writes += 1
                     self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
                 else:
                     kept.append(m)
@@ -464,14 +480,12 @@ class Game:
         if version == self.checked_at:
             return                       # nothing has happened since the last look
         self.checked_at = version
+        if self.watched_writes == self.quiet_at:
+            # every check would find what it found: the last look left them quiet, and since then
+            # none of the names any of them reads was written, no player was eliminated and no dict
+            # gained a name
+            return
         marks, written = self._check_marks, self.written
-        quiet = self._quiet
-        if quiet is not None:
-            # every check would find what it found: none of the names any of them reads was written
-            # since the earliest last look, and no player was eliminated and no dict gained a name
-            names, seen, since = quiet
-            if seen == (self.eliminations, self.reshaped) and _unwritten(written, names, since):
-                return
         for i, rule, poll, names, any_zone in self._polls:
             if names is not None:
                 # Nothing it reads has changed since it last looked (and found what held) when no
@@ -487,11 +501,15 @@ class Game:
                 poll(Frame(self, {}, rule))
             except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
                 raise self.stray(stray) from None
-        self._quiet = None
+        # Quiet when every check has looked with the players and dicts as they are and none of the
+        # names any of them reads was written since the earliest of those looks: until the next
+        # watched write, every check would be passed over above.
+        self.quiet_at = -1
         if self._watched is not None and marks:
             seen = (0, self.eliminations, self.reshaped)
-            if all(mark is not None and mark[0] == seen for mark in marks):
-                self._quiet = (self._watched, seen[1:], min(mark[1] for mark in marks))
+            if all(mark is not None and mark[0] == seen for mark in marks) and \
+                    _unwritten(written, self._watched, min(mark[1] for mark in marks)):
+                self.quiet_at = self.watched_writes
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -502,6 +520,7 @@ class Game:
         self.modifiers.append(modifier)
         self.modified.add(modifier.target)
         self.written[modifier.target] = self.version
+        self.watched_writes += 1
         self.version += 1
 
     def apply_modifiers(self, key: tuple, value):
@@ -723,7 +742,9 @@ class Program:
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
         self.checks = [(ch, c.writer.state_check(ch, c.block(ch.body)) or _poll(c, ch)) for ch in g.checks]
         #: for each state check, the names its condition and items read (``reads.py``), or None
-        self.check_reads = [_check_reads(c, ch) for ch in g.checks]
+        self.check_reads = [check_reads(c, ch) for ch in g.checks]
+        #: every name the state checks read, or None (``reads.watched``)
+        self.watched = watched(c)
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
@@ -763,13 +784,6 @@ class Program:
                 found = (None, [(name, self.compiler.expr(x)) for name, x in given])
             self._card_attributes[definition.title] = found
         return found
-
-
-def _check_reads(compiler, check: A.Check):
-    """The names a state check's condition and items read, or None if that cannot be told."""
-    items = reads(compiler, check.iterable) if check.iterable is not None else frozenset()
-    condition = reads(compiler, check.condition, frozenset([check.var] if check.iterable is not None else []))
-    return None if items is None or condition is None else tuple(sorted(items | condition))
 
 
 def _lets_where_needed(requirements) -> list:

@@ -15,7 +15,8 @@ decks, boards, the format. A card's face (``face-up``) is read under that name. 
 (``Game.written``) when a statement sets it, and when a modifier on it starts, stops or begins to
 apply; so an expression over these reads gives the same answer as long as none of its names was
 written and none of the counters moved. The engine uses this to poll a state check only when
-something it reads may have changed.
+something it reads may have changed; and, when every check's reads are known and none looks at any
+zone (``watched``), to tell from one count (``Game.watched_writes``) that none of them needs polling.
 """
 
 from __future__ import annotations
@@ -157,3 +158,27 @@ def _value_reads(compiler, name: str, values: dict) -> Optional[frozenset]:
     inner = reads(compiler, v.body, frozenset(v.params), values)
     values[name] = None if inner is None else inner | {name}
     return values[name]
+
+
+def check_reads(compiler, check: A.Check) -> Optional[tuple]:
+    """The names a state check's condition and items read, sorted, or None if that cannot be told."""
+    items = reads(compiler, check.iterable) if check.iterable is not None else frozenset()
+    condition = reads(compiler, check.condition, frozenset([check.var] if check.iterable is not None else []))
+    return None if items is None or condition is None else tuple(sorted(items | condition))
+
+
+def watched(compiler) -> Optional[frozenset]:
+    """Every name the game's state checks read, when each check's reads are known and none may look
+    at any zone's cards; otherwise None (some check is then polled after every change, and no write
+    is counted). A write of one of these names is counted in ``Game.watched_writes``."""
+    found = compiler.__dict__.get("_watched", False)
+    if found is False:
+        found = frozenset()
+        for check in compiler.gamedef.checks:
+            names = check_reads(compiler, check)
+            if names is None or ANY_ZONE in names:
+                found = None
+                break
+            found |= frozenset(names)
+        compiler.__dict__["_watched"] = found
+    return found

@@ -67,7 +67,7 @@ class Card:
 class Zone:
     """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
 
-    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key")
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key", "watched")
 
     def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False,
                  in_play: bool = False):
@@ -75,6 +75,9 @@ class Zone:
         self.name = name
         #: the name its cards are read and written under (``reads.zone_key``)
         self.key = "zone:" + name
+        #: whether a state check reads its cards (``reads.watched``): a card entering or leaving it
+        #: then counts in ``Game.watched_writes``
+        self.watched = False
         self.owner = owner
         self.cards: list[Card] = []
         self.hidden = hidden
