@@ -7,9 +7,9 @@ knows no game: everything game-specific comes from the rules.
 
 What is worked out from the state is not worked out again while nothing it reads has changed: values
 are remembered while ``version`` stands still; a state check is polled only when something it reads
-may have changed (``reads.py``); the invariants look only at the zones whose cards changed. The trace
-is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play into words, only
-when it is read (``Game.trace``).
+may have changed (``reads.py``, ``Game.watched_writes``); the invariants look only at the cards placed
+since they last looked. The trace is recorded as plain tuples (``Game.events``) and put into
+``TraceEvent``s, and a play into words, only when it is read (``Game.trace``).
 """
 
 from __future__ import annotations
