@@ -671,6 +671,23 @@ def test_a_move_that_breaks_the_cards_bookkeeping_is_caught_after_its_step(broke
     assert d.rule == "2" and words in d.message, d.message
 
 
+def test_a_move_that_leaves_the_card_where_it_was_too_is_caught_after_its_step():
+    # The card is in the zone it records, once; the count of cards placed is one too many.
+    gamedef = _game_from(MOVE_A_CARD)
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    original = game.move_card
+
+    def careless(card, zone, place="top"):
+        before = card.zone
+        original(card, zone, place)
+        before.cards.append(card)
+    game.move_card = careless
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "2" and "Stone is in two places: pile and other" in d.message, d.message
+
+
 # ------------------------------------------------------------------ the fast paths mean what the plain ones do
 
 
