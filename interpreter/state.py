@@ -239,8 +239,8 @@ class State:
     def _within_bounds(self) -> bool:
         """Whether every supply and bounded counter is within its bounds: one Python expression,
         written once the fields are (all of them exist from set-up on), since a loop over the bounds
-        costs several times as much, after every step. The fields' dicts are its globals, so that the
-        compiled test serves every game of the rules. The words for a break: ``invariant_breaks``."""
+        costs several times as much, after every step. The fields' dicts and the bounds are its
+        globals, so that the compiled test serves every game of the rules. The words for a break: ``invariant_breaks``."""
         held = self.__dict__.get("_bounds_test")
         if held is None:
             terms, env = [], {}
@@ -248,9 +248,9 @@ class State:
                 env[f"s{i}"], env[f"c{i}"] = self.fields, capacity
                 terms.append(f"(type(v := s{i}.get({name!r}, 0)) is not int or 0 <= v <= c{i})")
             for i, (name, low, high, fields, owner) in enumerate(self._bounded_counters()):
-                env[f"f{i}"] = fields
-                test = " and ".join(t for t in (f"{low!r} <= v" if low is not None else "",
-                                                f"v <= {high!r}" if high is not None else "") if t)
+                env[f"f{i}"], env[f"lo{i}"], env[f"hi{i}"] = fields, low, high
+                test = " and ".join(t for t in (f"lo{i} <= v" if low is not None else "",
+                                                f"v <= hi{i}" if high is not None else "") if t)
                 terms.append(f"(type(v := f{i}[{name!r}]) is not int or ({test}))")
             source = "lambda: " + (" and ".join(terms) or "True")
             code = _BOUNDS_TESTS.get(source)
