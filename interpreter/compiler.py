@@ -955,7 +955,8 @@ class Compiler:
                 owner = card.owner
                 whose = f"{owner}'s {card.title}" if owner is not None else card.title
                 actor = acting(owner) or f.actor
-                game.record(f.rule, "ability", f"{whose}: {ability.name} ({ability.kind}) initiates", actor)
+                of_kind = f" ({ability.kind})" if ability.kind else ""
+                game.record(f.rule, "ability", f"{whose}: {ability.name}{of_kind} initiates", actor)
                 body = self._abilities.get(id(ability))
                 if body is None:
                     body = self._abilities[id(ability)] = self.block(ability.body)

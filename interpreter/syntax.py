@@ -815,6 +815,11 @@ class Builder:
 
     def t_ability(self, span, ch):
         name, kind, timing, block = ch
+        if kind is not None and not unquote(str(kind)).strip():
+            raise SourceError([Diagnostic(
+                "syntax", "E004", "this ability's kind is empty", self.sp(kind),
+                hint="name its kind (\"action\", \"reaction\", \"When Revealed\"...) or leave the "
+                     "quotes out: an ability without a kind is initiated by its name")])
         return A.Ability(span, name, unquote(str(kind)) if kind else "", timing, block)
 
     def t_timing(self, span, ch):

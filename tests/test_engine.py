@@ -915,6 +915,25 @@ flow { run 1 begin round run 2 run 3 }
     assert ("expire", "modifier expires: bob's gold by 2 (made by rule 2)", "") in events
 
 
+def test_an_ability_without_a_kind_is_initiated_by_its_name_and_traced_without_one():
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { game zone pile  game counter pot = 0 }
+card type token { }
+card "Bell" token { ability "Ring" { increase pot by 1 } }
+rule 1 "Ring" {
+  text "The Bell in the pile rings."
+  create ["Bell"] into pile
+  initiate "ring" abilities of cards(pile)
+}
+flow { run 1 }
+''')
+    game = Game(gamedef, ["ann", "bob"], lambda game, decision: decision.options[0])
+    game.run()
+    assert [e.text for e in game.trace if e.kind == "ability"] == ["Bell: Ring initiates"]
+    assert game.state.fields["pot"] == 1
+
+
 def test_a_plays_choices_from_one_card_are_that_card_and_from_none_are_none():
     gamedef = _game_from('''
 game t "T" { players 2 to 2 }
