@@ -58,7 +58,7 @@ def test_random_game_lasts_twelve_rounds_and_ends_with_winners(nightmare, seed):
     rounds = [e for e in game.trace if e.data.get("event") == "begin round"]
     assert len(rounds) == 12
     assert state.fields["day-counters"] == 0 and state.fields["days-passed"] == 12
-    assert game.trace[-1].kind == "win" and game.trace[-1].rule == "game-end"
+    assert game.trace[-1].kind == "win" and game.trace[-1].rule == "end-phase.rotate-pumpkin-king"
     # the winners are the players with the most Scare Points
     best = max(p.fields["scare-points"] for p in state.players)
     assert {p.name for p in game.winners} == {p.name for p in state.players if p.fields["scare-points"] == best}
