@@ -6,11 +6,14 @@ with 3 to 8 players."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from interpreter.agents import RandomAgent
 from interpreter.engine import Game
 from interpreter.project import load_game
+from interpreter.resources import rules_dir
 
 SEEDS = range(1, 201)
 #: (players, seed): melee games, a seed per table size and two for the cheaper small tables.
@@ -123,3 +126,38 @@ def test_same_seed_same_game(agot):
     c = [e.as_json() for e in play(agot, 6).trace]
     assert a == b
     assert a != c
+
+
+def test_a_reaction_to_revealing_a_plot_waits_until_step_iii_is_complete(tmp_path):
+    """1.3's TIMING NOTE: "After you reveal a plot card" reactions may be initiated after step III. A
+    reaction written for the event 1.3 makes, plot-revealed, runs once per plot just revealed, after the
+    first player is chosen (II) and the When Revealed abilities have initiated (III), not at the reveal."""
+    shutil.copy(rules_dir() / "agot.ludex", tmp_path)
+    (tmp_path / "agot.reaction.ludex").write_text('''
+rule reaction "After you reveal a plot card" outside source {
+  note "A reaction for this test: it marks the trace when it runs."
+  when plot-revealed(plot) {
+    log "reaction to a revealed plot"
+  }
+}
+''', encoding="utf-8")
+    loaded = load_game("agot", tmp_path)
+    assert loaded.ok, loaded.diagnostics
+    game = play(loaded.game, 3)
+    rounds = [i for i, e in enumerate(game.trace) if e.data.get("event") == "begin round"] + [len(game.trace)]
+    checked = seen_abilities = 0
+    for start, end in zip(rounds, rounds[1:]):
+        events = game.trace[start:end]
+        reactions = [i for i, e in enumerate(events) if e.text == "reaction to a revealed plot"]
+        if not any(e.rule == "1.4" for e in events):
+            continue                    # the game ended in this round's 1.3
+        first_player = [i for i, e in enumerate(events) if e.rule == "1.3" and e.kind == "decision"
+                        and " chooses " in e.text]
+        reveals = [i for i, e in enumerate(events) if e.rule == "1.3" and e.text.endswith(" is revealed")]
+        abilities = [i for i, e in enumerate(events) if e.rule == "1.3" and e.kind == "ability"]
+        assert len(reactions) == len(reveals) == 2
+        assert len(first_player) == 1
+        assert min(reactions) > max(reveals + first_player + abilities)
+        seen_abilities += len(abilities)
+        checked += 1
+    assert checked >= 10 and seen_abilities >= 5
