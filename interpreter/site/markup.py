@@ -21,7 +21,7 @@ from ..checks import references_in
 #: integer, which is far more often a count than a rule.
 _BARE = re.compile(r"(?<![\w.\-/])([0-9]+[a-z]?(?:\.[0-9]+[a-z]?)+|[0-9]+[a-z])(?![\w\-]|\.[0-9])")
 #: The characters Python-Markdown lets a backslash escape (and no others: "\:" would show its backslash).
-#: A heading id in prose (``myers-actions.staggered``, ``turn-order``): linked only when the game has it,
+#: A heading id in prose (``myers-actions.staggered``, ``gameplay-in-detail``): linked only when the game has it,
 #: and only when dotted or hyphenated (a plain word such as "setup" stays a word).
 _NAMED = re.compile(r"(?<![\w.\-/])([a-z][a-z0-9]*(?:-[a-z0-9]+|\.[a-z][a-z0-9]*)+)(?![\w\-]|\.[a-z])")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!>])")
