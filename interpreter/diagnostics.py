@@ -111,8 +111,12 @@ BOM = "\ufeff"
 def read_source(path) -> str:
     """The text of a user's file (rules, scenario or log), a leading byte-order mark skipped. A file
     that is not UTF-8, or holds a NUL character, raises ``SourceError`` with one E001 diagnostic at
-    its first bad byte (the line is not quoted: it is not text). ``OSError`` (no such file, a folder) is the caller's to report."""
-    data = Path(path).read_bytes()
+    its first bad byte (the line is not quoted: it is not text). A path that cannot be read (a folder, a
+    link to a file that is gone, no permission) raises ``SourceError`` with one E000 diagnostic."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise SourceError([_unreadable(str(path), exc)]) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -120,6 +124,19 @@ def read_source(path) -> str:
     if "\x00" in text:
         raise SourceError([_nul(str(path), text)])
     return text[1:] if text.startswith(BOM) else text
+
+
+def _unreadable(path: str, exc: OSError) -> Diagnostic:
+    """E000 at a file that cannot be read, saying why in the user's words (not Python's)."""
+    if isinstance(exc, IsADirectoryError):
+        why, hint = "it is a folder, not a file", "rename the folder, or move it out of the rules and scenarios"
+    elif isinstance(exc, FileNotFoundError):
+        why, hint = "there is no such file (a link to a file that is gone?)", "remove the link, or restore its file"
+    elif isinstance(exc, PermissionError):
+        why, hint = "permission denied", "make the file readable"
+    else:
+        why, hint = exc.strerror or "the system refused to read it", ""
+    return Diagnostic("syntax", "E000", f"cannot read {path}: {why}", Span(path, 1, 1, 1, 2), hint=hint)
 
 
 def _nul(path: str, text: str) -> Diagnostic:

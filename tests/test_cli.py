@@ -332,3 +332,24 @@ def test_simulated_games_whose_seeds_would_pass_the_last_seed_are_a_usage_error(
 def test_a_format_asked_of_a_game_without_formats_says_it_has_none(capsys):
     assert exit_code(["run", "huntik", "--format", "x"]) == 2
     assert capsys.readouterr().err == "ludex: error: huntik has no formats, so no format 'x'\n"
+
+
+@pytest.mark.parametrize("command", [["check"], ["run"], ["simulate", "--games", "1"], ["explain", "500.2"]])
+@pytest.mark.parametrize("unreadable", ["folder", "dangling link"])
+def test_a_rules_file_that_cannot_be_read_is_an_error_at_it_not_a_traceback(tmp_path, capsys, command, unreadable):
+    """A folder, or a link to a file that is gone, named like one of a game's rules files (E000)."""
+    from interpreter.resources import rules_dir
+    (tmp_path / "huntik.ludex").write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    odd = tmp_path / "huntik.cards.ludex"
+    if unreadable == "folder":
+        odd.mkdir()
+    else:
+        odd.symlink_to(tmp_path / "gone.ludex")
+    name, *rest = command
+    argv = [name, str(tmp_path), *rest]
+    assert exit_code(argv) == 3
+    err = capsys.readouterr().err
+    why = "it is a folder, not a file" if unreadable == "folder" else "there is no such file"
+    assert f"{odd}:1:1: error[E000]: cannot read {odd}: {why}" in err
+    assert "Traceback" not in err and "Errno" not in err
