@@ -129,19 +129,67 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Output:
+    """Standard output or error as a command writes it. If the reader leaves early (``ludex check-log
+    ... | head -1``), or the output cannot be written (a full disk), what is still written goes nowhere
+    and the command finishes: it exits with its own verdict (a failed check still exits 1), not with
+    whatever was being printed when the pipe closed. ``lost``: why the output could not be written,
+    if it was not a reader leaving."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.lost = ""
+
+    def write(self, text):
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            self.drop(exc)
+            return len(text)
+
+    def flush(self):
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            self.drop(exc)
+
+    def drop(self, exc: OSError):
+        if not isinstance(exc, BrokenPipeError) and not self.lost:
+            self.lost = exc.strerror or str(exc)
+        nowhere = os.open(os.devnull, os.O_WRONLY)     # (the unwritten buffer, too, is flushed there)
+        os.dup2(nowhere, self.stream.fileno())
+        os.close(nowhere)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_USAGE
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(out), Output(err)
+    try:
+        code = _run(args)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if sys.stdout.lost:
+            print(f"ludex: error: cannot write the output: {sys.stdout.lost}", file=sys.stderr)
+            code = code or EXIT_USAGE
+        return code
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(args) -> int:
     try:
         return args.run(args)
     except LudexError as exc:
         print(render_all(exc.diagnostics), file=sys.stderr)
         return exc.exit_code
-    except BrokenPipeError:
-        return EXIT_OK
     except (EOFError, KeyboardInterrupt):
         print("\nludex: stopped before the game ended", file=sys.stderr)
         return EXIT_FAILURES

@@ -353,3 +353,29 @@ def test_a_rules_file_that_cannot_be_read_is_an_error_at_it_not_a_traceback(tmp_
     why = "it is a folder, not a file" if unreadable == "folder" else "there is no such file"
     assert f"{odd}:1:1: error[E000]: cannot read {odd}: {why}" in err
     assert "Traceback" not in err and "Errno" not in err
+
+
+def test_a_reader_leaving_early_does_not_change_the_verdict():
+    """``ludex check-log ... | head -1``: the pipe closes before the report is written; the command
+    still exits 1 for a log the rules refuse (not 0, as if the pipe's end were the verdict)."""
+    import subprocess
+    import sys
+    log = scenarios_dir() / "logs" / "agot" / "illegal-marshal-not-active.log"
+    command = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "check-log", "agot", str(log)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    command.stdout.close()                  # the reader leaves before anything is written
+    err = command.stderr.read().decode()
+    assert command.wait(timeout=120) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_an_error_not_a_traceback():
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "interpreter.cli", "run", "huntik"], stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    err = done.stderr.decode()
+    assert done.returncode == 2
+    assert "ludex: error: cannot write the output: No space left on device" in err and "Traceback" not in err
