@@ -123,6 +123,10 @@ class Checker:
             self.error("S001", f"game '{g.key}' has no 'game' header", A.Span(span.path, 1, 1, 1, 2))
         else:
             self.check_header(g.header)
+            if g.flow is None:
+                self.error("S088", f"game '{g.key}' has no flow: nothing says how a game of it is played",
+                           g.header.span, hint="add 'flow { ... }' with the rounds, phases and steps in order "
+                           "(see docs/language.md): 'ludex run' and a scenario's 'play the game' start from it")
         self.check_duplicates()
         self.check_order()
         self.check_errata()
