@@ -38,7 +38,7 @@ from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, Sour
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
 from .model import GameDef, default_count, default_format, format_problem
 from .state import Card, Player, Zone, items_of
-from .scenarios import check_script_of, resolve_card, source_text
+from .scenarios import arguments_of_the_wrong_kind, check_script_of, resolve_card, source_text
 from .syntax import ScenarioBuilder, parse_with
 
 #: How many rounds a simulated game may last before it is reported as not ending. A round is one
@@ -109,7 +109,7 @@ class LogBuilder(ScenarioBuilder):
         return ("setup", ch[0], span)
 
     def t_outcome_winner(self, span, ch):
-        return A.Step(span, "outcome-winner", tuple(str(c) for c in ch))
+        return A.Step(span, "outcome-winner", self.named_once(ch, "L010", "log"))
 
     def t_outcome_draw(self, span, ch):
         return A.Step(span, "outcome-draw", ())
@@ -136,7 +136,7 @@ def _near(name, names) -> str:
 
 def check_log_file(gamedef: GameDef, log: LogFile) -> list[Diagnostic]:
     """What is wrong with a log before it is played: the game, players, format, names of plays,
-    players, dice and cards it uses."""
+    players, dice and cards it uses, and plays' arguments of a kind their parameters never are."""
     errors = []
 
     def err(code, message, span, hint=""):
@@ -175,6 +175,7 @@ def check_log_file(gamedef: GameDef, log: LogFile) -> list[Diagnostic]:
                     title = _split_ordinal(arg.value)[0] if isinstance(arg, A.Text) else None
                     if str(param.type) == "card" and title is not None and title not in gamedef.cards:
                         err("L008", f"{gamedef.key} has no card \"{title}\"", arg.span, _near(title, gamedef.cards))
+                errors.extend(arguments_of_the_wrong_kind(gamedef, log.players, action, step.args[2], "log", "L011"))
         elif step.kind == "force-dice":
             dice = gamedef.dice.get(step.args[0])
             if dice is None:
@@ -407,7 +408,8 @@ _ORDINAL = re.compile(r"^(.*\S) #([0-9]{1,18})$", re.S)
 
 def _split_ordinal(value):
     """``"Hedge Knight #2"``: the second of the options that read "Hedge Knight" (copies of a card
-    are told apart by the order the rules offer them in). Returns (the value without it, n)."""
+    are told apart by the order the rules offer them in). Returns (the value without it, n); n is 1
+    when no copy number is written, and may be 0, which names no copy (``LogChecker._no_copy``)."""
     if isinstance(value, str):
         m = _ORDINAL.match(value)
         if m:
@@ -645,9 +647,16 @@ class LogChecker:
         if kind == "orders":
             remaining = list(decision.options)
             ordered = []
-            for item in wanted if isinstance(wanted, list) else [wanted]:
+            items = wanted if isinstance(wanted, list) else [wanted]
+            written = step.args[1].items if isinstance(step.args[1], A.ListExpr) and \
+                len(step.args[1].items) == len(items) else [step.args[1]] * len(items)
+            for item, expr in zip(items, written):
                 base, n = _split_ordinal(item)
                 same = [o for o in remaining if _matches(o, base)]
+                if n < 1 or (same and n > len(same)):
+                    self._no_copy(f"{who} cannot order {_words(item)}", _words(base), n, len(same), expr.span, rule,
+                                  options, related)
+                    return _REFUSED
                 if len(same) < n:
                     self.find("V004", f"{who} cannot order {_words(item)} here: it is not one of the things to "
                               f"order (rule {rule})", step.span, rule, options, related)
@@ -657,6 +666,10 @@ class LogChecker:
             return ordered + remaining
         base, n = _split_ordinal(wanted)
         same = [o for o in decision.options if _matches(o, base)]
+        if n < 1 or (same and n > len(same)):
+            self._no_copy(f"{who} cannot choose {_words(wanted)}", _words(base), n, len(same), step.args[1].span,
+                          rule, options, related)
+            return _REFUSED
         if len(same) >= n:
             return same[n - 1]
         self.find("V004", f"{who} cannot choose {_words(wanted)} here: it is not one of the options rule {rule} "
@@ -667,14 +680,25 @@ class LogChecker:
         game = self.game
         player = decision.player
         name = step.args[1]
-        n = 1
-        args = []
-        for expr in step.args[2]:
-            value, k = _split_ordinal(game.compiler.expr(expr)(self.frame))
-            args.append(value)
-            n = max(n, k)
+        n, numbered, zero = 1, None, None       # the copy number, the argument giving it; one giving #0
+        args, written = [], []
+        for i, expr in enumerate(step.args[2]):
+            value = game.compiler.expr(expr)(self.frame)
+            base, k = _split_ordinal(value)
+            args.append(base)
+            written.append(value)
+            if k < 1 and zero is None:
+                zero = i
+            elif k > n:
+                n, numbered = k, i
         same = [o for o in decision.options if o.action == name and len(o.args) == len(args)
                 and all(_matches(a, w) for a, w in zip(o.args, args))]
+        wrong = zero if zero is not None else numbered if same and n > len(same) else None
+        if wrong is not None:
+            self._no_copy(f"{player} cannot play {name}({', '.join(_words(a) for a in written)})",
+                          _words(args[wrong]), 0 if wrong == zero else n, len(same), step.args[2][wrong].span,
+                          decision.rule, options, related)
+            return _REFUSED
         if len(same) >= n:
             return same[n - 1]
         described = f"{name}({', '.join(_words(a) for a in args)})" if args else name
@@ -711,6 +735,18 @@ class LogChecker:
         self.find("V006", f"{player} cannot play {described} here: rule {decision.rule}'s "
                   f"{decision.prompt or 'menu'} does not offer {name} now", step.span, decision.rule, options, related)
         return _REFUSED
+
+    def _no_copy(self, what: str, base: str, n: int, offered: int, span: A.Span, rule: str, options, related):
+        """A copy number naming no copy among the options that read alike: ``#0`` (they count from
+        #1), or one past the last copy offered. Reported at the copy number's value (V007)."""
+        hint = f'copies that read alike are told apart by their place among the options: "{base} #2" is ' \
+               f"the second {base} offered"
+        if n < 1:
+            first = f", the first {base} offered" if offered else ""
+            self.find("V007", f"{what}: copy numbers start at #1{first}", span, rule, options, related, hint)
+        else:
+            self.find("V007", f"{what}: there is no {base} #{n} ({offered} {'is' if offered == 1 else 'are'} "
+                      "offered)", span, rule, options, related, hint)
 
     # -- the run
     def run(self) -> LogReport:
@@ -884,10 +920,13 @@ def answer_line(decision: Decision, answer) -> str:
         n = _ordinal(decision.options, answer)
         args = [literal(a) for a in answer.args]
         if n > 1:
+            # the copy number goes on a card, or else on text; plays alike in players and numbers only
+            # are the same play, whichever copy is taken (and a player or number is never quoted text)
             i = next((i for i, a in enumerate(answer.args) if isinstance(a, Card)), None)
             if i is None:
-                i = next((i for i, a in enumerate(answer.args) if not isinstance(a, (Player, int))), 0)
-            args[i] = _with_ordinal(answer.args[i], n)
+                i = next((i for i, a in enumerate(answer.args) if not isinstance(a, (Player, int))), None)
+            if i is not None:
+                args[i] = _with_ordinal(answer.args[i], n)
         return f"{who} plays {answer.action}" + (f"({', '.join(args)})" if args else "")
     if decision.kind == "may":
         return f"{who} answers {'yes' if answer else 'no'}"

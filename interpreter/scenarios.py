@@ -7,6 +7,7 @@ script does not answer, or a scripted answer the rules never ask for, is an erro
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
@@ -113,6 +114,17 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                         err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
             elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
                 err("C007", f"unknown dice '{step.args[0]}'", step.span, near(step.args[0], gamedef.dice))
+            elif step.kind in ("expect-winner", "expect-eliminated") and isinstance(step.args[0], A.ListExpr):
+                # 'expect winner [dana, dana]' held when dana alone won: a player is named once
+                seen = {}
+                for item in step.args[0].items:
+                    if isinstance(item, A.Name) and item.name in sc.players:
+                        if item.name in seen:
+                            first = Related(seen[item.name], "first named here")
+                            errors.append(Diagnostic("scenario", "C016", f"player '{item.name}' is named twice",
+                                                     item.span, related=(first,)))
+                        else:
+                            seen[item.name] = item.span
         for step in sc.steps:
             if step.kind == "plays" and step.args[1] in gamedef.actions:
                 params = gamedef.actions[step.args[1]].params
@@ -122,12 +134,52 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 for arg, param in zip(step.args[2], params):
                     if param.type == "card" and isinstance(arg, A.Text) and arg.value not in gamedef.cards:
                         err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
+                errors.extend(arguments_of_the_wrong_kind(gamedef, sc.players, gamedef.actions[step.args[1]],
+                                                          step.args[2], "scenario", "C018"))
         errors.extend(check_script_of(gamedef, sc.players, sc.setup, sc.steps, "a scenario's set-up"))
         for s in _creates(sc.setup):
             items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
             for item in items:
                 if isinstance(item, A.Text) and item.value not in gamedef.cards:
                     err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
+    return errors
+
+
+#: What a play's argument may be written as, for each kind of parameter an action declares: a card
+#: by its title, a space by its name (both text), the rest as themselves. Any other kind of value is
+#: never among the play's choices: the play would be refused for a rule it does not break (``play-card(5)``
+#: failed 'You can only play a card from your hand.'), so it is refused where it is written.
+PLAY_ARGUMENTS = {
+    "card": ({"card", "text"}, "a card", "a card is named by its title, in quotes"),
+    "space": ({"space", "text"}, "a space", "a space is named in quotes, as the board names it"),
+    "player": ({"player"}, "a player", "a player is named by name, without quotes"),
+    "number": ({"number"}, "a number", ""),
+    "text": ({"text"}, "text", "text is written in quotes"),
+    "flag": ({"bool"}, "true or false", ""),
+    "list": ({"list", "cards", "players"}, "a list", ""),
+}
+#: The kinds of value a script's expression is known to be; an expression of another kind ("any": a
+#: name the checks do not know, a value's result) is left to the run.
+_KNOWN_KINDS = {"number", "text", "bool", "none", "player", "card", "zone", "board", "space", "list", "cards",
+                "players"}
+
+
+def arguments_of_the_wrong_kind(gamedef: GameDef, players, action: A.Action, args, kind: str,
+                                code: str) -> list[Diagnostic]:
+    """A play's arguments (a scenario's or a log's), each of a kind its parameter can never be: a
+    number for a card, text for a player ... reported at the argument, with the parameter."""
+    from .checks import Checker, Scope, article
+    scope = Scope(Checker(gamedef), {name: "player" for name in players})
+    errors = []
+    for arg, param in zip(args, action.params):
+        accepted, wanted, hint = PLAY_ARGUMENTS.get(str(param.type), (None, "", ""))
+        got = scope.type_of(arg)
+        if accepted is None or got not in _KNOWN_KINDS or got in accepted:
+            continue
+        this = {"space": "a space", "board": "a board"}.get(got) or article(got)
+        errors.append(Diagnostic(kind, code, f"{wanted} is needed here ({action.name}'s {param.name}), but this "
+                                 f"is {this}", arg.span, hint=hint,
+                                 related=(Related(param.span, f"{action.name}'s {param.name} is {wanted}"),)))
     return errors
 
 
@@ -403,7 +455,7 @@ class Runner:
             wanted = self.value(step.args[0])
             wanted = wanted if isinstance(wanted, list) else [wanted]
             actual = game.winners
-            if actual is None or set(map(id, actual)) != set(map(id, wanted)):
+            if actual is None or Counter(map(id, actual)) != Counter(map(id, wanted)):
                 self.fail(step, "the winner is not the one expected", _words(wanted),
                           "no winner yet" if not actual else _words(actual))
         elif kind == "expect-no-winner":

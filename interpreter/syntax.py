@@ -1125,8 +1125,8 @@ class ScenarioBuilder(Builder):
         self.twice: list[Diagnostic] = []       # each thing given twice, reported when the file is built
 
     def named_once(self, ch, code: str, kind: str = "scenario") -> tuple:
-        """The names of a ``players`` line, each once; a name given again is noted (``twice``): a player
-        cannot sit at two seats."""
+        """The names of a ``players`` line (or of a log's ``winner`` line), each once; a name given again
+        is noted (``twice``): a player cannot sit at two seats, nor win twice."""
         seen: dict = {}
         for token in ch:
             name = str(token)

@@ -402,3 +402,102 @@ def test_a_log_in_a_format_for_another_number_of_players_is_refused_before_it_is
         C.check_log_text(game("agot"), head, "bad.log")
     [d] = error.value.diagnostics
     assert (d.code, d.span.line, d.message) == ("L004", line, message)
+
+
+# ------------------------------------------------------------------ copy numbers, arguments, winners
+
+
+def halloween_log(line: int, entry: str) -> str:
+    lines = (scenarios_dir() / "logs" / "halloween" / "legal-two-rounds.log").read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = entry
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("entry, message", [
+    # no Rock is offered: "list index out of range" was reported at the players line
+    ('p2 chooses "Rock #0"', "p2 cannot choose Rock #0: copy numbers start at #1"),
+    # accepted as the last Annie offered
+    ('p2 chooses "Annie #0"', "p2 cannot choose Annie #0: copy numbers start at #1, the first Annie offered"),
+    ('p2 chooses "Annie #2"', "p2 cannot choose Annie #2: there is no Annie #2 (1 is offered)"),
+])
+def test_a_chosen_copy_number_names_a_copy_offered_counting_from_one(entry, message):
+    report = check(halloween_log(21, entry), "halloween")
+    [found] = report.findings
+    assert (found.code, found.span.line, found.span.column, found.message) == ("V007", 21, 12, message)
+    assert found.rule == "setup.victims" and "Annie" in found.options
+
+
+@pytest.mark.parametrize("copy, message", [
+    ("#0", "copy numbers start at #1, the first Foundation Seeker offered"),     # was taken as #1
+    ("#99", "there is no Foundation Seeker #99 (3 are offered)"),                # was V006, 'not offered now'
+])
+def test_a_played_copy_number_names_a_copy_offered_counting_from_one(copy, message):
+    text = (scenarios_dir() / "logs" / "huntik" / "illegal-move-opponents-hero.log").read_text(encoding="utf-8")
+    text = text.replace('p1 plays play-card("Foundation Seeker #2")', f'p1 plays play-card("Foundation Seeker {copy}")')
+    [found] = check(text).findings
+    assert (found.code, found.span.line, found.span.column) == ("V007", 27, 20)
+    assert found.message == f"p1 cannot play play-card(Foundation Seeker {copy}): {message}"
+    assert found.options.count("play-card(Foundation Seeker)") == 3
+
+
+def ordering_game():
+    from interpreter.model import assemble
+    from interpreter.syntax import parse_rules
+    return assemble("t", [parse_rules('''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand ordered
+  game zone pile
+}
+card type token { }
+card "A" token { }
+card "B" token { }
+rule 1 "Deal" { text "The first player gets two A and a B." create ["A", "A", "B"] into first(players).hand }
+rule 2 "Order" {
+  text "The first player puts his hand in order, onto the pile."
+  first(players) orders xs from cards(first(players).hand) "In which order?"
+  move xs to pile
+}
+flow { run 1 run 2 }
+''', "t.ludex")])
+
+
+def test_an_ordered_copy_number_names_a_copy_offered_counting_from_one():
+    gamedef = ordering_game()
+    assert C.check_log_text(gamedef, 'players ann, bob\nann orders ["A #2", "B", "A"]\n', "<test>").ok
+    for copy, message in [("#0", "copy numbers start at #1, the first A offered"),
+                          ("#3", "there is no A #3 (2 are offered)")]:
+        report = C.check_log_text(gamedef, f'players ann, bob\nann orders ["B", "A {copy}"]\n', "<test>")
+        [found] = report.findings
+        assert (found.code, found.span.line, found.span.column) == ("V007", 2, 18)
+        assert found.message == f"ann cannot order A {copy}: {message}"
+
+
+@pytest.mark.parametrize("key, line, entry, column, message", [
+    # huntik's move(5) was refused by 500.2 'You can only move a hero or obstacle you control.', agot's
+    # marshal(5) as 'not one of the choices': a number is never a card, in any game
+    ("huntik", 28, "p2 plays move(5)", 15, "a card is needed here (move's c), but this is a number"),
+    ("agot", 53, "p1 plays marshal(5)", 18, "a card is needed here (marshal's c), but this is a number"),
+    ("agot", 53, "p1 plays marshal(p2)", 18, "a card is needed here (marshal's c), but this is a player"),
+    ("agot", 64, "p1 plays initiate-challenge(3)", 29,
+     "text is needed here (initiate-challenge's kind), but this is a number"),
+])
+def test_a_plays_argument_of_a_kind_its_parameter_never_is_is_refused_before_the_log_is_played(
+        key, line, entry, column, message):
+    name = {"huntik": "illegal-move-opponents-hero.log", "agot": "legal-two-rounds.log"}[key]
+    lines = (scenarios_dir() / "logs" / key / name).read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = entry
+    with pytest.raises(SourceError) as error:
+        C.check_log_text(game(key), "\n".join(lines) + "\n", "bad.log")
+    [d] = error.value.diagnostics
+    assert (d.code, d.span.line, d.span.column, d.message) == ("L011", line, column, message)
+    assert d.related[0].span.path.endswith(f"{key}.ludex")         # the parameter, in the rules
+
+
+def test_a_log_naming_a_winner_twice_is_refused_at_the_second():
+    text = huntik_log(lambda lines: lines.__setitem__(lines.index("winner p1"), "winner p1, p1"))
+    with pytest.raises(SourceError) as error:
+        check(text)
+    [d] = error.value.diagnostics
+    assert (d.code, d.span.column, d.message) == ("L010", 12, "player 'p1' is named twice")
+    assert d.span.line == text.splitlines().index("winner p1, p1") + 1 and d.related[0].span.column == 8

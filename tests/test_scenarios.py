@@ -330,3 +330,57 @@ def test_a_set_up_makes_events_happen_and_starts_modifiers_as_the_rules_do(tmp_p
         ("S087", 6, 36, "'for next phase': a modifier waits for the next round only"),
         ("S087", 7, 36, "nothing ends the nosuch phase, so this modifier would never expire"),
     ]
+
+
+def huntik_scenario(lines: str) -> str:
+    return ('scenario "s" {\n  players dana, leo\n'
+            '  setup { set defending-player = dana  set lead-player = leo  set mission-timer = 1\n'
+            '          create "Foundation Seeker" into dana.hand }\n'
+            f'{lines}\n}}\n')
+
+
+def test_a_plays_argument_of_a_kind_its_parameter_never_is_is_refused_where_it_is_written(tmp_path):
+    # play-card(5) was refused by 500.2 'You can only play a card from your hand.', and an expectation
+    # of that refusal passed
+    huntik = load_game("huntik").game
+    text = huntik_scenario('  dana plays play-card(5)\n  run 500.2\n'
+                           '  expect refused 500.2 "You can only play a card from your hand."\n'
+                           '  leo plays move(dana)\n  dana plays use-power("Foundation Seeker")')
+    d = diagnostics(tmp_path, text, huntik)[0]
+    assert found(tmp_path, text, huntik) == [
+        ("C018", 5, 24, "a card is needed here (play-card's c), but this is a number"),
+        ("C018", 8, 18, "a card is needed here (move's c), but this is a player"),
+    ]
+    assert d.hint == "a card is named by its title, in quotes"
+    assert d.related[0].message == "play-card's c is a card" and d.related[0].span.path.endswith("huntik.ludex")
+    # what every bundled game's plays take: a card by title, a space or a text in quotes
+    halloween = load_game("halloween").game
+    text = scenario('  ann plays search("F3")\n  ann plays attack("Kitchen Knife")\n  ann plays search(3)\n'
+                    '  ann plays attack(bob)\n  ann plays use-item(["Rock"])')
+    assert found(tmp_path, text, halloween) == [
+        ("C018", 5, 20, "a space is needed here (search's s), but this is a number"),
+        ("C018", 6, 20, "text is needed here (attack's w), but this is a player"),
+        ("C018", 7, 22, "a card is needed here (use-item's c), but this is a list"),
+    ]
+
+
+def test_a_winner_or_an_eliminated_player_named_twice_is_refused_at_the_second(tmp_path):
+    # 'expect winner [ann, ann]' held when ann alone won
+    text = scenario('  expect winner [ann, bob, ann]\n  expect eliminated [bob, bob]\n  expect winner [ann, bob]')
+    ds = diagnostics(tmp_path, text)
+    assert [(d.code, d.span.line, d.span.column, d.message) for d in ds] == [
+        ("C016", 3, 28, "player 'ann' is named twice"),
+        ("C016", 4, 27, "player 'bob' is named twice"),
+    ]
+    assert ds[0].related[0].span.column == 18 and ds[0].related[0].message == "first named here"
+
+
+def test_a_winner_named_twice_by_a_value_is_not_the_winner_alone(tmp_path):
+    huntik = load_game("huntik").game
+    text = ('scenario "s" {\n  players dana, leo\n'
+            '  setup { set defending-player = dana  set lead-player = leo  set mission-timer = 7 }\n'
+            '  run 501.1\n  expect winner [dana, defending-player]\n  expect winner dana\n}\n')
+    result = run(tmp_path, text, huntik)
+    [failure] = result.failures
+    assert (failure.span.line, failure.message) == (5, "the winner is not the one expected")
+    assert (failure.expected, failure.actual) == ("[dana, dana]", "[dana]")
