@@ -1,9 +1,13 @@
 """The command line refuses bad arguments with a one-line message and exit code 2, never a traceback."""
 
+from pathlib import Path
+
 import pytest
 
 from interpreter.cli import main
 from interpreter.resources import scenarios_dir
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def exit_code(argv) -> int:
@@ -22,6 +26,13 @@ def exit_code(argv) -> int:
     (["simulate", "agot", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["simulate", "agot", "--games", "2", "--max-rounds", "0"], "argument --max-rounds: must be at least 1, not 0"),
     (["check-log", "agot", "/nonexistent/log"], "no such file"),
+    (["site", "build", "--rules", "/nonexistent"], "argument --rules: no such folder: /nonexistent"),
+    (["site", "build", "--rules", str(ROOT / "rules" / "agot.ludex")], "agot.ludex is a file: give the folder of rules"),
+    (["site", "build", "--rules", str(ROOT / "docs")], f"the folder {ROOT / 'docs'} holds no rules files (*.ludex)"),
+    (["site", "build", "--scenarios", "/nonexistent"], "argument --scenarios: no such folder"),
+    (["site", "build", "--scenarios", str(ROOT / "rules")], "holds no scenario folders"),
+    (["site", "serve", "--addr", "garbage"], "argument --addr: expected HOST:PORT"),
+    (["site", "serve", "--addr", "localhost:99999"], "argument --addr: expected HOST:PORT"),
 ])
 def test_a_bad_argument_is_a_usage_error_with_a_message(argv, message, capsys):
     assert exit_code(argv) == 2

@@ -13,6 +13,7 @@ MkDocs and Material are optional (the ``site`` extra); nothing here imports them
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -34,14 +35,39 @@ def generate(*args, **kwargs):
     return _generate(*args, **kwargs)
 
 
+def _folder(holds: str, pattern: str):
+    """An argument type: a folder that exists and holds something (``pattern``) to build from; a site
+    built from nothing, or from the wrong place, is a usage error, never an empty site."""
+    def parse(value: str) -> Path:
+        path = Path(value)
+        if not path.exists():
+            raise argparse.ArgumentTypeError(f"no such folder: {value}")
+        if not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{value} is a file: give the folder of {holds}")
+        if not any(path.glob(pattern)):
+            raise argparse.ArgumentTypeError(f"the folder {value} holds no {holds}")
+        return path
+    return parse
+
+
+def _address(value: str) -> str:
+    """An argument type: HOST:PORT, the port a number from 1 to 65535."""
+    host, colon, port = value.rpartition(":")
+    if not colon or not host or not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT (e.g. 127.0.0.1:8000), not '{value[:40]}'")
+    return value
+
+
 def add_arguments(p) -> None:
     p.add_argument("action", choices=["build", "serve"], help="build the site, or serve it with live reload")
     p.add_argument("--out", type=Path, default=None,
                    help="where the generated pages (OUT/docs) and the site (OUT/build) go (default: site/)")
-    p.add_argument("--rules", type=Path, default=None, help="a folder of rules files (default: the bundled games)")
-    p.add_argument("--scenarios", type=Path, default=None, help="a folder of scenario folders")
+    p.add_argument("--rules", type=_folder("rules files (*.ludex)", "*.ludex"), default=None,
+                   help="a folder of rules files (default: the bundled games)")
+    p.add_argument("--scenarios", type=_folder("scenario folders (NAME/*.scenario)", "*/**/*.scenario"),
+                   default=None, help="a folder of scenario folders, one per game")
     p.add_argument("--strict", action="store_true", help="fail on any MkDocs warning")
-    p.add_argument("--addr", default="127.0.0.1:8000", help="serve: the address to listen on")
+    p.add_argument("--addr", type=_address, default="127.0.0.1:8000", help="serve: the address to listen on")
 
 
 def command(args) -> int:
