@@ -230,6 +230,12 @@ def cmd_check(args) -> int:
                           coverage=outcome["coverage"], failures=outcome["failures"])
             report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
         reports[r.key] = report
+    if not args.paths:
+        from .scenarios import stray_scenarios
+        stray = stray_scenarios(scenarios_dir(), bundled_games())
+        diagnostics += stray
+        if stray:
+            reports["(no game)"] = {"ok": False, "rules": 0, "errors": [_diag_json(d) for d in stray]}
     if args.json:
         import json                     # here, not on top: start-up time of every command
         print(json.dumps({"games": reports}, indent=2))

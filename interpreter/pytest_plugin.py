@@ -32,11 +32,16 @@ def _rules_folder(path: Path) -> Path:
     return rules_dir()
 
 
-def _game_key(path: Path) -> str:
+def _game_folder(path: Path) -> Path:
+    """The folder naming the game a scenario file is for: the one in scenarios/ (or else its own)."""
     for parent in path.parents:
         if parent.parent.name == "scenarios":
-            return parent.name
-    return path.parent.name
+            return parent
+    return path.parent
+
+
+def _game_key(path: Path) -> str:
+    return _game_folder(path).name
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -47,10 +52,17 @@ def pytest_collect_file(file_path: Path, parent):
 
 class ScenarioFile(pytest.File):
     def collect(self):
-        from .scenarios import load_scenarios
+        from .model import game_key_of
+        from .scenarios import load_scenarios, stray_scenarios
         key = _game_key(self.path)
+        rules = _rules_folder(self.path)
+        games = {game_key_of(p) for p in rules.glob("*.ludex")}
+        if key not in games:          # a misspelt folder: C019, as 'ludex check' says it
+            stray = [d for d in stray_scenarios(_game_folder(self.path).parent, games)
+                     if d.span.path == str(self.path)]
+            raise pytest.Collector.CollectError(render_all(stray))
         try:
-            gamedef = _game(key, str(_rules_folder(self.path)))
+            gamedef = _game(key, str(rules))
             parsed = load_scenarios(gamedef, self.path)
         except LudexError as exc:
             raise pytest.Collector.CollectError(render_all(exc.diagnostics)) from None

@@ -538,6 +538,25 @@ def scenario_files(folder: Path, game: str) -> list[Path]:
     return sorted((folder / game).rglob("*.scenario")) if (folder / game).is_dir() else []
 
 
+def stray_scenarios(folder: Path, games) -> list[Diagnostic]:
+    """C019 at each scenario file under ``folder`` in a folder that names no game of ``games`` (a
+    misspelt ``scenarios/hunitk/``): nothing would run its scenarios, and a check would pass without
+    them."""
+    import difflib
+    errors = []
+    if not folder.is_dir():
+        return errors
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in games):
+        for path in sorted(sub.rglob("*.scenario")):
+            close = difflib.get_close_matches(sub.name, list(games), n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            errors.append(Diagnostic(
+                "scenario", "C019", f"this scenario is in the folder '{sub.name}', which names no game: "
+                f"scenarios/<game>/ holds a game's scenarios", A.Span(str(path), 1, 1, 1, 2),
+                hint=f"{hint}the games are {', '.join(sorted(games))}"))
+    return errors
+
+
 def load_scenarios(gamedef: GameDef, path: Path) -> A.ScenarioFile:
     text = read_source(path)
     file = parse_scenarios(text, str(path))

@@ -390,3 +390,16 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback():
     err = done.stderr.decode()
     assert done.returncode == 2
     assert "ludex: error: cannot write the output: No space left on device" in err and "Traceback" not in err
+
+
+def test_check_reports_scenarios_in_a_folder_that_names_no_game(tmp_path, capsys, monkeypatch):
+    """A misspelt scenarios/hunitk/ would leave its scenarios unrun while the check passed (C019)."""
+    import interpreter.resources as resources
+    (tmp_path / "hunitk").mkdir()
+    (tmp_path / "hunitk" / "turns.scenario").write_text(
+        (scenarios_dir() / "huntik" / "turns.scenario").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(resources, "scenarios_dir", lambda: tmp_path)
+    assert exit_code(["check"]) == 3
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'hunitk' / 'turns.scenario'}:1:1: error[C019]: this scenario is in the folder 'hunitk'" in err
+    assert "did you mean huntik?" in err

@@ -164,3 +164,14 @@ def test_a_refused_play_is_taken_back_when_the_script_has_another_choice_for_the
     ''')
     result = pytester.runpytest("scenarios")
     result.assert_outcomes(passed=1)
+
+
+def test_scenarios_in_a_folder_that_names_no_game_are_a_collection_error_not_skipped(pytester):
+    make_project(pytester)
+    (pytester.path / "scenarios" / "minni").mkdir()
+    (pytester.path / "scenarios" / "minni" / "typo.scenario").write_text(textwrap.dedent(SCENARIOS))
+    result = pytester.runpytest("scenarios")
+    result.stdout.fnmatch_lines([
+        "*typo.scenario:1:1: error?C019?: this scenario is in the folder 'minni', which names no game*",
+        "*help: did you mean mini? the games are mini*"])
+    assert result.ret != 0
