@@ -36,10 +36,10 @@ def at_least(least: int, note: str = "", most: int = SEED_MOST):
     at most ``most`` (18 digits: as a rules or log file may write it); anything else is a usage error,
     never a silent fall-back to a default."""
     def parse(value: str) -> int:
-        try:
-            number = int(value) if len(value) <= 40 else None
-        except ValueError:
-            number = None
+        # as a rules or log file writes a number: ASCII digits only (int() would also take ' 5', '5_0'
+        # and other scripts' digits, which a log could then not write back)
+        digits = value[1:] if value.startswith("-") else value
+        number = int(value) if 0 < len(digits) <= 40 and digits.isascii() and digits.isdigit() else None
         if number is None:
             raise argparse.ArgumentTypeError(f"expected a whole number, not '{value[:40]}'")
         if number < least:
@@ -53,6 +53,8 @@ def at_least(least: int, note: str = "", most: int = SEED_MOST):
 def writable_file(value: str) -> Path:
     """An argument type: a file that can be written (made, or overwritten), checked before any work
     is done, so that a game is not played only to find its log cannot be kept."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("expected the name of a file to write")
     path = Path(value)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{value} is a folder, not a file")
@@ -206,6 +208,11 @@ def _games_for(args) -> list:
             print(f"ludex: error: {scenarios[0]} is a scenario file: run it with 'pytest {scenarios[0]}'; "
                   "'ludex check' with no paths runs every bundled game's scenarios", file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
+        logs = [p for p in args.paths if p.suffix == ".log" and not p.is_dir()]
+        if logs:
+            print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
+                  file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
         return [load_paths(key, paths) for key, paths in group_by_game(args.paths).items()]
     return [load_game(key) for key in bundled_games()]
 
@@ -298,6 +305,12 @@ def load_one(game: str):
     """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
     from .diagnostics import SourceError
     path = Path(game)
+    if path.suffix in (".log", ".scenario") and not path.is_dir():
+        what = ("a game log: replay it with 'ludex check-log GAME " if path.suffix == ".log" else
+                "a scenario file: run it with 'pytest ") + f"{path}'"
+        print(f"ludex: error: {path} is {what}; the game is a bundled game's name or its rules (.ludex)",
+              file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
     if path.suffix == ".ludex" or path.exists():
         if not path.exists():
             print(f"ludex: error: no such file: {path}", file=sys.stderr)
@@ -382,8 +395,11 @@ def cmd_run(args) -> int:
     if args.log:
         from .compliance import LogRecorder
         extra = (f" --players {args.players}" if args.players else "") + (f" --format {args.format}" if args.format else "")
+        from shlex import quote
         recorder = agent = LogRecorder(agent, gamedef, names, args.seed, args.format,
-                                       command=f"ludex run {args.game} --seed {args.seed}{extra} --log {args.log}")
+                                       command=f"ludex run {quote(args.game)} --seed {args.seed}{extra} "
+                                               f"--log {quote(str(args.log))}",
+                                       rules=quote(args.game))
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
     game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
     if not args.json:

@@ -945,9 +945,12 @@ _DICE_EVENT = re.compile(r"^\d+ (\S+) dice roll")
 
 class LogRecorder:
     """An agent that passes decisions to another and writes each answer as a log line; with
-    ``attach``, every random outcome of the game becomes a force line."""
+    ``attach``, every random outcome of the game becomes a force line. ``rules``: how the command line
+    named the game (a bundled game's key, or the path of its rules), for the replay command the log's
+    head gives."""
 
-    def __init__(self, agent, gamedef: GameDef, players: list, seed: int, fmt: str = "", command: str = ""):
+    def __init__(self, agent, gamedef: GameDef, players: list, seed: int, fmt: str = "", command: str = "",
+                 rules: str = ""):
         self.agent = agent
         self.gamedef = gamedef
         self.players = set(players)
@@ -956,7 +959,7 @@ class LogRecorder:
         self.lines = [
             f"# A log of {gamedef.key}" + (f", written by `{command}`" if command else "") + ":",
             "# every decision, in the order the rules asked it, and every random outcome as a force line.",
-            f"# `ludex check-log {gamedef.key} FILE` replays it against the rules.",
+            f"# `ludex check-log {rules or gamedef.key} FILE` replays it against the rules.",
             f"game {gamedef.key}",
             f"players {', '.join(players)}",
         ]

@@ -26,6 +26,14 @@ def exit_code(argv) -> int:
     (["simulate", "agot", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["simulate", "agot", "--games", "2", "--max-rounds", "0"], "argument --max-rounds: must be at least 1, not 0"),
     (["check-log", "agot", "/nonexistent/log"], "no such file"),
+    (["run", "agot", "--seed", "\u0663"], "argument --seed: expected a whole number, not '\u0663'"),
+    (["run", "agot", "--seed", " 5"], "argument --seed: expected a whole number, not ' 5'"),
+    (["run", "agot", "--seed", "5_0"], "argument --seed: expected a whole number, not '5_0'"),
+    (["run", "agot", "--seed", "-1"], "argument --seed: must be at least 0, not -1"),
+    (["run", "agot", "--log", ""], "argument --log: expected the name of a file to write"),
+    (["run", str(ROOT / "scenarios" / "logs" / "huntik" / "legal-whole-game.log")], "is a game log: replay it"),
+    (["check", str(ROOT / "scenarios" / "logs" / "huntik" / "legal-whole-game.log")], "is a game log: replay it"),
+    (["explain", str(ROOT / "scenarios" / "huntik" / "turns.scenario"), "500.2"], "is a scenario file: run it"),
     (["site", "build", "--rules", "/nonexistent"], "argument --rules: no such folder: /nonexistent"),
     (["site", "build", "--rules", str(ROOT / "rules" / "agot.ludex")], "agot.ludex is a file: give the folder of rules"),
     (["site", "build", "--rules", str(ROOT / "docs")], f"the folder {ROOT / 'docs'} holds no rules files (*.ludex)"),
@@ -403,3 +411,17 @@ def test_check_reports_scenarios_in_a_folder_that_names_no_game(tmp_path, capsys
     err = capsys.readouterr().err
     assert f"{tmp_path / 'hunitk' / 'turns.scenario'}:1:1: error[C019]: this scenario is in the folder 'hunitk'" in err
     assert "did you mean huntik?" in err
+
+
+def test_a_log_of_a_game_given_by_its_rules_file_says_how_to_replay_it_with_that_file(tmp_path, capsys):
+    from interpreter.resources import rules_dir
+    rules = tmp_path / "my rules" / "other.ludex"
+    rules.parent.mkdir()
+    rules.write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"), encoding="utf-8")
+    log = tmp_path / "other.log"
+    assert exit_code(["run", str(rules), "--log", str(log)]) == 0
+    head = log.read_text(encoding="utf-8").splitlines()[:3]
+    assert f"# `ludex check-log '{rules}' FILE` replays it against the rules." in head
+    capsys.readouterr()
+    assert exit_code(["check-log", str(rules), str(log)]) == 0
+    assert "legal" in capsys.readouterr().out
