@@ -148,6 +148,7 @@ class Checker:
                 self.check_block(ability.body, Scope(self, {**names, "this": "card"}), "a card's ability")
         if g.flow is not None:
             self.check_block(g.flow.body, Scope(self, {}), "the flow")
+        self.check_requires()
         self.check_value_cycles()
         self.check_reachability()
         self.check_gotos()
@@ -347,6 +348,51 @@ class Checker:
             scope.condition(check.condition)
             self.check_block(check.body, scope, "a state check")
         self.check_block(rule.body, Scope(self, {}), "")
+
+    def check_requires(self):
+        """A ``require`` refuses a play before any of it is made: it stands among the lets and
+        requires that open an action's body (S089). Anywhere else nothing would be refused: a rule's
+        procedure, a trigger, a state check, a card's ability or the flow makes no play, and after an
+        action's first effect the play would be refused half made."""
+        g = self.game
+
+        def outside(body, where):
+            for s in walk(body):
+                if isinstance(s, A.Require):
+                    self.error("S089", f"'require' refuses a play, and {where} makes none: it belongs at the "
+                               "top of an action's body", s.span,
+                               hint="a condition the procedure tests is written 'if ... { ... }'; a play's "
+                                    "requirement goes in its action")
+        for rule in g.rules.values():
+            self.rule = rule.id
+            outside(rule.body, "a rule's procedure")
+            for trigger in rule.triggers:
+                outside(trigger.body, "a trigger")
+            for check in rule.checks:
+                outside(check.body, "a state check")
+        self.rule = ""
+        for card in g.cards.values():
+            for ability in card.abilities:
+                outside(ability.body, "a card's ability")
+        if g.flow is not None:
+            outside(g.flow.body, "the flow")
+        for action in g.actions.values():
+            self.rule = action.rule or self.rule
+            body = list(action.body)
+            opening = 0
+            while opening < len(body) and isinstance(body[opening], (A.Let, A.Require)):
+                opening += 1
+            if opening == len(body):
+                continue
+            first = body[opening]
+            for s in walk(body[opening:]):
+                if isinstance(s, A.Require):
+                    self.error("S089", f"'require' after the play's first effect: {action.name} would be "
+                               "refused half made", s.span,
+                               related=[Related(first.span, "the play's first effect")],
+                               hint="move it up, among the lets and requires that open the action: a refused "
+                                    "play changes nothing")
+        self.rule = ""
 
     def check_value_cycles(self):
         """A value defined in terms of itself, directly or through other values, outside any

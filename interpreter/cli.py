@@ -368,7 +368,7 @@ def table_problem(gamedef, players, format) -> str:
 
 def cmd_run(args) -> int:
     from .agents import InteractiveAgent, RandomAgent
-    from .engine import Game
+    from .engine import Game, Violation
     from .trace import format_event
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
@@ -410,6 +410,11 @@ def cmd_run(args) -> int:
     kept = True
     try:
         game.run()
+    except Violation as refused:        # a play the agent was offered as legal (simulate says R004)
+        from .ast import NOWHERE
+        from .diagnostics import Diagnostic, RuntimeRuleError
+        raise RuntimeRuleError([Diagnostic("runtime", "R004", f"a legal play was refused by rule {refused.rule}: "
+                                           f"{refused.message}", refused.span or NOWHERE, rule=refused.rule)]) from None
     finally:
         if recorder:
             kept = _write_log(args.log, recorder.text())
