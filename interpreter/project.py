@@ -6,7 +6,9 @@ declarations (model.py), check them (checks.py). A pass that found errors stops 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from glob import escape as glob_escape
 from pathlib import Path
 
 from .checks import check
@@ -54,14 +56,23 @@ def load_game(key: str, folder: Path | None = None) -> Loaded:
 
 
 def group_by_game(paths: list[Path]) -> dict[str, list[Path]]:
-    """Rules files given on the command line, grouped into games by their file name."""
+    """Rules files given on the command line, grouped into games by their file name. A file given
+    brings its game's other files from its folder (``huntik.ludex`` and ``huntik.cards.ludex`` are one
+    game, whichever is named); a file named twice, or also through its folder, is read once."""
     groups: dict[str, list[Path]] = {}
+    seen: set = set()
     for path in paths:
         if path.is_dir():
-            for p in sorted(path.glob("*.ludex")):
-                groups.setdefault(game_key_of(p), []).append(p)
+            found = sorted(path.glob("*.ludex"))
         else:
-            groups.setdefault(game_key_of(path), []).append(path)
+            key = game_key_of(path)
+            found = [path] + [p for p in sorted(path.parent.glob(f"{glob_escape(key)}.*ludex"))
+                              if game_key_of(p) == key and p.suffix == ".ludex"]
+        for p in found:
+            where = os.path.realpath(p)
+            if where not in seen:
+                seen.add(where)
+                groups.setdefault(game_key_of(p), []).append(p)
     return groups
 
 

@@ -31,8 +31,9 @@ def scenarios_dir() -> Path:
 
 
 def bundled_games() -> list[str]:
-    """The key of every bundled game: one ``rules/<game>.ludex`` file each."""
-    return sorted(p.stem for p in rules_dir().glob("*.ludex"))
+    """The key of every bundled game: ``rules/<game>.ludex``, and any ``rules/<game>.<part>.ludex``
+    files that join it."""
+    return sorted({p.name.split(".", 1)[0] for p in rules_dir().glob("*.ludex")})
 
 
 def cache_dir() -> Path:

@@ -425,3 +425,25 @@ def test_a_log_of_a_game_given_by_its_rules_file_says_how_to_replay_it_with_that
     capsys.readouterr()
     assert exit_code(["check-log", str(rules), str(log)]) == 0
     assert "legal" in capsys.readouterr().out
+
+
+def test_a_rules_file_given_brings_its_games_other_files_and_a_file_named_twice_is_read_once(tmp_path, capsys):
+    from interpreter.resources import rules_dir
+    (tmp_path / "huntik.ludex").write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"),
+                                           encoding="utf-8")
+    (tmp_path / "huntik.extra.ludex").write_text('card "Extra Seeker" herooo { }\n', encoding="utf-8")
+    assert exit_code(["check", str(tmp_path / "huntik.ludex")]) == 3      # the extra file's mistake
+    assert "error[S010]" in capsys.readouterr().err
+    (tmp_path / "huntik.extra.ludex").unlink()
+    main_file = str(tmp_path / "huntik.ludex")
+    assert exit_code(["check", main_file, main_file, str(tmp_path)]) == 0   # not 'defined twice'
+    assert "defined twice" not in capsys.readouterr().err
+
+
+def test_a_games_part_file_in_the_bundled_rules_is_no_game_of_its_own(tmp_path, monkeypatch):
+    import interpreter.resources as resources
+    for name in ("huntik.ludex", "agot.ludex"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "huntik.extra.ludex").write_text("")
+    monkeypatch.setattr(resources, "rules_dir", lambda: tmp_path)
+    assert resources.bundled_games() == ["agot", "huntik"]
