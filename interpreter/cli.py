@@ -73,8 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path, help="rules files or folders (default: bundled games)")
     p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
     p.set_defaults(run=cmd_check)
-    p = sub.add_parser("fmt", help="print rules files in canonical form")
-    p.add_argument("paths", nargs="+", type=Path)
+    p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
+    p.add_argument("paths", nargs="+", type=Path,
+                   help="rules (.ludex) and scenario (.scenario) files, or folders: their rules files and, "
+                        "in sub-folders too, their scenario files")
     either = p.add_mutually_exclusive_group()
     either.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
     either.add_argument("--write", action="store_true", help="rewrite the files in place")
@@ -543,27 +545,27 @@ def cmd_site(args) -> int:
 
 def cmd_fmt(args) -> int:
     from .diagnostics import SourceError
-    from .formatter import format_source
     changed, unsafe, unwritten, errors = 0, 0, 0, []
     paths = []
     for path in args.paths:
         if not path.exists():
             print(f"ludex: error: no such file: {path}", file=sys.stderr)
             return EXIT_USAGE
-        if path.suffix in (".scenario", ".log") and not path.is_dir():
-            kind = "a scenario" if path.suffix == ".scenario" else "a game log"
-            print(f"ludex: error: {path} is {kind} file: 'ludex fmt' formats rules files (.ludex)",
-                  file=sys.stderr)
+        if path.suffix == ".log" and not path.is_dir():
+            print(f"ludex: error: {path} is a game log file: 'ludex fmt' formats rules and scenario files "
+                  "(.ludex, .scenario)", file=sys.stderr)
             return EXIT_USAGE
-        found = sorted(path.glob("*.ludex")) if path.is_dir() else [path]
+        found = fmt_files(path) if path.is_dir() else [path]
         if not found:
-            print(f"ludex: error: {path} holds no rules files (.ludex) to format", file=sys.stderr)
+            print(f"ludex: error: {path} holds no rules or scenario files (.ludex, .scenario) to format",
+                  file=sys.stderr)
             return EXIT_USAGE
         paths += found
     for path in paths:
+        scenario = path.suffix == ".scenario"
         try:
             text = read_source(path)        # a byte-order mark is not part of the form: it is kept
-            pretty = format_source(text, str(path))
+            pretty = _formatted(text, str(path), scenario)
         except SourceError as exc:          # reported with the others'; the other files are formatted
             errors += exc.diagnostics
             continue
@@ -571,8 +573,10 @@ def cmd_fmt(args) -> int:
             print(f"ludex: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             unwritten += 1
             continue
-        if pretty != text and not _says_the_same(text, pretty, str(path)):
-            print(f"ludex: error: formatting {path} would change what its rules say (a fault in ludex fmt, "
+        says_the_same = _says_the_same_scenarios if scenario else _says_the_same
+        if pretty != text and not says_the_same(text, pretty, str(path)):
+            what = "scenarios" if scenario else "rules"
+            print(f"ludex: error: formatting {path} would change what its {what} say (a fault in ludex fmt, "
                   "please report it): the file is left as it is", file=sys.stderr)
             unsafe += 1
             continue
@@ -599,6 +603,23 @@ def cmd_fmt(args) -> int:
     return EXIT_FAILURES if changed or unsafe else EXIT_OK
 
 
+def fmt_files(folder: Path) -> list:
+    """The files ``ludex fmt`` formats in a folder, found as the rest of ludex finds them: its rules
+    files (``*.ludex``, not in sub-folders: a game's rules sit side by side, as ``ludex check FOLDER``
+    takes them), then its scenario files at any depth (``*.scenario``, as a game's scenarios are found
+    under ``scenarios/<game>/``; so ``ludex fmt scenarios/`` formats every game's)."""
+    return sorted(folder.glob("*.ludex")) + sorted(folder.rglob("*.scenario"))
+
+
+def _formatted(text: str, path: str, scenario: bool) -> str:
+    """The canonical form of a rules file's text, or of a scenario file's."""
+    if scenario:
+        from .scenario_formatter import format_scenario_source
+        return format_scenario_source(text, path)
+    from .formatter import format_source
+    return format_source(text, path)
+
+
 def _says_the_same(text: str, pretty: str, path: str) -> bool:
     """Whether the formatted text parses to the same rules as the text, the header's parts given twice
     included (a check on the formatter before its output replaces or stands for a user's file)."""
@@ -613,6 +634,18 @@ def _says_the_same(text: str, pretty: str, path: str) -> bool:
     def twice(module):
         return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.Game)]
     return before == after and twice(before) == twice(after)
+
+
+def _says_the_same_scenarios(text: str, pretty: str, path: str) -> bool:
+    """Whether the formatted text parses to the same scenarios as the text (the same check, for a
+    scenario file: its nodes compared without their spans, see ``same_scenarios``)."""
+    from .diagnostics import SourceError
+    from .scenario_formatter import same_scenarios
+    from .syntax import parse_scenarios
+    try:
+        return same_scenarios(parse_scenarios(text, path), parse_scenarios(pretty, path))
+    except SourceError:
+        return False
 
 
 def _replace(path: Path, text: str):

@@ -184,14 +184,18 @@ def test_fmt_keeps_a_byte_order_mark_and_does_not_count_it_as_a_change(tmp_path,
     assert path.read_bytes() == ("\ufeff" + canonical).encode("utf-8")
 
 
-def test_fmt_formats_rules_files_and_says_so_of_anything_else(tmp_path, capsys, monkeypatch):
+def test_fmt_formats_rules_and_scenario_files_and_says_so_of_anything_else(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "s.scenario", 'scenario "s" {\n  players ann, bob\n}\n')
     write(tmp_path / "g.log", "players p1, p2\n")
     (tmp_path / "empty").mkdir()
-    for path, said in (("s.scenario", "s.scenario is a scenario file: 'ludex fmt' formats rules files (.ludex)"),
-                       ("g.log", "g.log is a game log file: 'ludex fmt' formats rules files (.ludex)"),
-                       ("empty", "empty holds no rules files (.ludex) to format")):
+    (tmp_path / "logs").mkdir()
+    write(tmp_path / "logs" / "g.log", "players p1, p2\n")
+    assert exit_code(["fmt", "--check", "s.scenario"]) == 0
+    for path, said in (("g.log", "g.log is a game log file: 'ludex fmt' formats rules and scenario files "
+                                 "(.ludex, .scenario)"),
+                       ("empty", "empty holds no rules or scenario files (.ludex, .scenario) to format"),
+                       ("logs", "logs holds no rules or scenario files (.ludex, .scenario) to format")):
         assert exit_code(["fmt", "--check", path]) == 2
         assert capsys.readouterr().err == f"ludex: error: {said}\n"
 
