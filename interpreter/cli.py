@@ -238,6 +238,9 @@ def cmd_check(args) -> int:
             report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
                           coverage=outcome["coverage"], failures=outcome["failures"])
             report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
+            if outcome["diagnostics"]:      # a scenario file that does not check: its scenarios did not run
+                report["ok"] = False
+                report["unchecked_files"] = sorted({d.span.path for d in outcome["diagnostics"]})
         reports[r.key] = report
     if not args.paths:
         from .scenarios import stray_scenarios
@@ -254,8 +257,11 @@ def cmd_check(args) -> int:
             if "scenarios" in rep:
                 cov = rep["coverage"]
                 unexercised = ", ".join(cov["unexercised"]) or "-"
+                unchecked = len(rep.get("unchecked_files", ()))
+                unrun = f"  ({unchecked} scenario file{'s do' if unchecked > 1 else ' does'} not check: " \
+                        "not run)" if unchecked else ""
                 print(f"{key:<10} {rep['rules']:>5} {rep['scenarios']['passed'] + rep['scenarios']['failed']:>10} "
-                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}")
+                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}{unrun}")
             else:
                 status = "ok" if rep["ok"] else f"{len(rep['errors'])} error(s)"
                 print(f"{key:<10} {rep['rules']:>5}  {status}")

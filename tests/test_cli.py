@@ -451,3 +451,19 @@ def test_a_games_part_file_in_the_bundled_rules_is_no_game_of_its_own(tmp_path, 
     (tmp_path / "huntik.extra.ludex").write_text("")
     monkeypatch.setattr(resources, "rules_dir", lambda: tmp_path)
     assert resources.bundled_games() == ["agot", "huntik"]
+
+
+def test_a_scenario_file_that_does_not_check_shows_in_its_games_row_and_json(tmp_path, capsys, monkeypatch):
+    import json
+    import interpreter.resources as resources
+    (tmp_path / "huntik").mkdir()
+    text = (scenarios_dir() / "huntik" / "rounds.scenario").read_text(encoding="utf-8")
+    (tmp_path / "huntik" / "rounds.scenario").write_text(text.replace("expect", "expect zed.gold == 1\n  expect", 1),
+                                                         encoding="utf-8")
+    monkeypatch.setattr(resources, "scenarios_dir", lambda: tmp_path)
+    assert exit_code(["check"]) == 3
+    [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("huntik")]
+    assert row.endswith("(1 scenario file does not check: not run)")
+    assert exit_code(["check", "--json"]) == 3
+    huntik = json.loads(capsys.readouterr().out)["games"]["huntik"]
+    assert huntik["ok"] is False and huntik["unchecked_files"] == [str(tmp_path / "huntik" / "rounds.scenario")]
