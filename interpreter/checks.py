@@ -1160,6 +1160,8 @@ class Scope:
                 if x.name in ("top", "bottom") and len(x.args) == 1:
                     of = self.type_of(x.args[0])                     # a zone's card; a list's item
                     return "card" if of == "zone" else of if of in ("card", "player") else element_type(of)
+                if x.name == "cards" and len(x.args) == 1 and self.type_of(x.args[0]) in ("zone", "cards"):
+                    return "cards"                                   # a zone's cards, a list of them
                 return b.returns
             return "any"
         if isinstance(x, A.Binary):
@@ -1372,6 +1374,12 @@ class Scope:
         if kind in NOT_CARDS:
             self.checker.error("S025", f"a card is needed here, but this is {article(kind)}", x.span,
                                hint=f"'{what}' takes a card, a list of cards or a zone")
+        elif isinstance(x, A.ListExpr):        # each item of a written list a card
+            for item in x.items:
+                kind = self.type_of(item)
+                if kind in NOT_CARDS or kind in ("zone", "cards"):
+                    self.checker.error("S025", f"a card is needed here, but this is {article(kind)}", item.span,
+                                       hint=f"'{what}' takes a card, a list of cards or a zone")
 
     def player(self, x):
         self.expr(x)

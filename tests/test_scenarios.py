@@ -127,7 +127,7 @@ def test_the_bundled_scenarios_still_pass_their_checks():
 
 
 def test_a_value_of_the_wrong_kind_the_checks_cannot_see_is_an_error_at_the_expression(tmp_path):
-    result = run(tmp_path, scenario("  expect first(cards(ann.hand)) + 1 == 3"))
+    result = run(tmp_path, scenario("  expect last(join(cards(ann.hand), [])) + 1 == 3"))
     assert result.status == "error"
     d = result.diagnostics[0]
     assert (d.code, d.span.line, d.span.column) == ("C014", 3, 10)
