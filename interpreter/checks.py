@@ -141,6 +141,9 @@ class Checker:
         for action in g.actions.values():
             if action.rule == "":
                 self.check_action(action)
+        for value in g.values.values():
+            if value.rule == "":            # a value outside any rule (a rule's own are checked with it)
+                self.check_value(value)
         for title, card in g.cards.items():
             self.rule = ""
             for ability in card.abilities:
