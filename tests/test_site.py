@@ -2,8 +2,9 @@
 as a judge would, in headless Chromium driven by Playwright.
 
 The site under test holds a copy of the bundled games and their scenarios, plus a synthetic game of a few
-hundred rules (it has rule 3.2 beside 3.20, and one scenario that fails on purpose). A second, tiny site
-is built from a rules file full of HTML and script, which must show as text.
+hundred rules (it has rule 3.2 beside 3.20, one scenario that fails on purpose and one scenario file that
+does not parse). A second, tiny site is built from a rules file full of HTML and script, which must show
+as text.
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ scenario "A deliberately wrong ruling" {
   players ann, bob
   run 3.2
   expect tally == 2
+}
+'''
+
+BROKEN = '''
+scenario "A scenario file that does not parse" {
+  cite 3.2
+  expect tally ==
 }
 '''
 
@@ -94,6 +102,7 @@ def site(tmp_path_factory):
     (root / "scenarios" / "synth").mkdir()
     (root / "scenarios" / "synth" / "basic.scenario").write_text(synthetic.scenario_source(leaves, 6), encoding="utf-8")
     (root / "scenarios" / "synth" / "wrong.scenario").write_text(FAILING, encoding="utf-8")
+    (root / "scenarios" / "synth" / "broken.scenario").write_text(BROKEN, encoding="utf-8")
     report = build(root / "out", rules=root / "rules", scenarios=root / "scenarios", strict=False)
     return report
 
@@ -157,6 +166,8 @@ def test_home_lists_every_game_with_source_version_and_progress(site):
 def test_a_games_page_gives_its_players_and_formats_with_theirs(site):
     page = read(site, games(site)["agot"].index_page)
     assert "2 to 8 players · formats <code>joust</code> (2 players), <code>melee</code> (3 to 8 players)" in page
+    page = read(site, games(site)["huntik"].index_page)
+    assert "<code>huntik</code> · 2 players</p>" in page and "2 to 2" not in page
 
 
 def test_every_rule_is_a_heading_with_its_id_in_the_sources_order_on_few_pages(site):
@@ -216,6 +227,53 @@ def test_scenario_page_question_answer_source_status_and_linked_trace(site):
     wrong = next(f for f in synth.files if f.name == "wrong.scenario")
     page = read(site, wrong.page)
     assert "ludex-status-failed" in page and "expectation not met" in page
+
+
+def test_a_failure_report_scrolls_in_its_box_and_names_files_as_the_site_does(site):
+    """A failing scenario's report and a file's diagnostics: in a box of their own (ludex.css scrolls it
+    sideways on a phone), with the file's path from its scenarios folder, not the build machine's."""
+    synth = games(site)["synth"]
+    root = str(site.site_dir.parent.parent)
+    for name, says in (("wrong.scenario", "error[C100]: expectation not met"), ("broken.scenario", "error[E")):
+        sf = next(f for f in synth.files if f.name == name)
+        page = read(site, sf.page)
+        reports = re.findall(r'<pre class="ludex-report"[^>]*>(.*?)</pre>', page, re.S)
+        assert len(reports) == 1, name
+        assert reports[0].startswith(f"scenarios/synth/{name}:") and says in reports[0], reports[0][:200]
+        assert root not in page, name
+
+
+def test_a_scenario_file_that_does_not_check_is_counted(site):
+    synth = games(site)["synth"]
+    runs = synth.runs
+    passed = sum(1 for r in runs if r.status == "passed")
+    home = read(site, "index.md")
+    assert f"<strong>{passed}</strong> of {len(runs)} passed; 1 scenario file does not check" in home
+    overview = read(site, synth.index_page)
+    assert f"{passed} passed, {len(runs) - passed} not; 1 scenario file does not check." in overview
+    coverage = read(site, synth.coverage_page)
+    assert re.search(r"Not counted: the scenarios of <a [^>]*>broken\.scenario</a>, which does not check", coverage)
+    for key in ("agot", "huntik"):
+        assert "does not check" not in read(site, games(site)[key].index_page), key
+
+
+def test_trace_tables_scroll_in_their_box(site):
+    page = read(site, games(site)["nightmare"].files[0].page)
+    tables = re.findall(r'(.{0,40})<table class="ludex-table ludex-trace-table"', page)
+    assert tables and all(t.endswith('<div class="ludex-scroll">') for t in tables), tables[:2]
+
+
+def test_search_ranks_rule_pages_above_scenario_pages(site):
+    """Material's front matter ``search: boost:``: the sections of a rule page count more, a scenario
+    page's less (test_search_finds_rules_before_rulings checks the order in the browser)."""
+    data = json.loads((site.site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+    boost = {}
+    for d in data["docs"]:
+        kind = "rules" if "/rules/" in d["location"] else "scenarios" if "/scenarios/" in d["location"] else ""
+        if kind and not d["location"].startswith("guide/"):
+            boost.setdefault(kind, set()).add(d.get("boost", 1))
+    assert len(boost["rules"]) == 1 and len(boost["scenarios"]) == 1, boost
+    assert min(boost["rules"]) > 1 > max(boost["scenarios"])
 
 
 def test_coverage_page_highlights_unexercised_rules(site):
@@ -336,6 +394,20 @@ def test_cli_builds_the_site(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "search index" in out and (tmp_path / "out" / "build" / "index.html").is_file()
     assert (tmp_path / "out" / "docs" / "evil" / "coverage.md").is_file()
+
+
+def test_cli_names_a_scenario_file_that_does_not_check(tmp_path, capsys):
+    from interpreter.cli import main
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
+    (tmp_path / "scenarios" / "evil").mkdir(parents=True)
+    (tmp_path / "scenarios" / "evil" / "x.scenario").write_text(EVIL_SCENARIO, encoding="utf-8")
+    (tmp_path / "scenarios" / "evil" / "broken.scenario").write_text(BROKEN, encoding="utf-8")
+    assert main(["site", "build", "--rules", str(tmp_path / "rules"), "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    broken = tmp_path / "scenarios" / "evil" / "broken.scenario"
+    assert f"note: {broken} does not check; its scenarios are not counted" in err
+    assert "x.scenario" not in err
 
 
 # ------------------------------------------------------------------ in a real browser
@@ -512,6 +584,100 @@ def test_on_a_phone(site, served, browser, tmp_path):
             shutil.copy(tmp_path / name, Path(keep) / name)
     assert shot.stat().st_size > 10_000
     assert not w.errors, w.errors
+    context.close()
+
+
+PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+DESKTOP = dict(viewport={"width": 1280, "height": 900})
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_search_jumps_to_a_rule_on_the_page_open_or_another(site, served, browser, device):
+    """On a phone, Material locks the page's scrolling while the search is open and puts it back after it
+    closes: a jump to a rule on the page already open must land on the rule all the same, by Enter or by
+    a tap. A heading id (myers-actions.stalk) is a rule to jump to as a number is."""
+    context = browser.new_context(**(PHONE if device == "phone" else DESKTOP))
+    w = Watched(context.new_page())
+    page = w.page
+    agot, halloween = games(site)["agot"], games(site)["halloween"]
+    assert agot.page_of["3.2"] == agot.page_of["3.3"]
+    page.goto(urljoin(served, page_url(agot.page_of["3.3"])))
+    assert not heading_in_view(page, "3.3")
+    search(page, "3.3")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"#r3\.3$"))
+    page.wait_for_timeout(600)
+    assert heading_in_view(page, "3.3")
+
+    page.evaluate("window.scrollTo(0, 0)")            # up the page, by a tap on the jump
+    link = search(page, "3.2").first.locator("a").first
+    link.tap() if device == "phone" else link.click()
+    page.wait_for_url(re.compile(r"#r3\.2$"))
+    page.wait_for_timeout(600)
+    assert heading_in_view(page, "3.2")
+
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")   # the rule already in the address
+    search(page, "3.2")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(800)
+    assert heading_in_view(page, "3.2")
+
+    results = search(page, "myers-actions.stalk")     # a heading id, on another page
+    stalk = page_url(halloween.page_of["myers-actions.stalk"]) + "#rmyers-actions.stalk"
+    assert results.first.locator("a").first.get_attribute("href").endswith(stalk)
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"#rmyers-actions\.stalk$"))
+    page.wait_for_timeout(600)
+    assert heading_in_view(page, "myers-actions.stalk")
+
+    results = search(page, "halloween game-end.victims-win")   # with the game, as for numbers
+    assert results.first.locator("a").first.get_attribute("href").endswith("#rgame-end.victims-win")
+    page.keyboard.press("Escape")
+    results = search(page, "setup")                   # every game has one: this game's first
+    assert results.first.locator("a").first.get_attribute("href").endswith(page_url(halloween.page_of["setup"]) + "#rsetup")
+    page.keyboard.press("Escape")
+    search(page, "the setup")                         # words, not a rule
+    assert page.locator(".md-search-result__list > li.ludex-jump").count() == 0
+    assert not w.errors, w.errors
+    context.close()
+
+
+@pytest.mark.browser
+def test_on_a_phone_no_page_is_wider_than_the_screen(site, served, browser):
+    """Failure reports, diagnostics, traces with long rule ids, the home page's table and the coverage
+    matrix: each fits a phone, or scrolls inside its own box."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    synth = games(site)["synth"]
+    pages = ["index.md", games(site)["agot"].coverage_page]
+    pages += [f.page for f in games(site)["nightmare"].files]
+    pages += [f.page for f in synth.files if f.error or any(r.report for r in f.runs)]
+    for md in pages:
+        page.goto(urljoin(served, page_url(md)))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 392, f"{md} scrolls sideways on a phone ({width}px)"
+    page.goto(served)                                 # a card per game: whole words, every column in view
+    cells = page.evaluate("[...document.querySelectorAll('table.ludex-games td')]"
+                          ".map(td => Math.round(td.getBoundingClientRect().width))")
+    assert cells and min(cells) > 300, cells
+    page.goto(urljoin(served, page_url(games(site)["agot"].coverage_page)))
+    lines = page.evaluate("[...document.querySelectorAll('th.ludex-col a')].map(a => a.getClientRects().length)")
+    assert lines and set(lines) == {1}, "a scenario's column header (S1) breaks over lines"
+    context.close()
+
+
+@pytest.mark.browser
+def test_search_finds_rules_before_rulings(site, served, browser):
+    """A word is in a rule and in every scenario that exercises it: the rule comes in the first three."""
+    context = browser.new_context(**DESKTOP)
+    page = context.new_page()
+    page.goto(served)
+    for words in ("first player", "initiative", "draw cards"):
+        results = search(page, words)
+        hrefs = [results.nth(i).locator("a").first.get_attribute("href") for i in range(min(3, results.count()))]
+        assert any("/rules/" in h for h in hrefs), (words, hrefs)
+        page.keyboard.press("Escape")
     context.close()
 
 

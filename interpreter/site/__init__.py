@@ -108,6 +108,12 @@ def command(args) -> int:
     for g in games:
         if g.errors:
             print(f"note: {g.key} does not check; its page shows the errors", file=sys.stderr)
+        elif g.game is not None:
+            # a scenario file that does not parse has no scenarios to count: say so, or it goes unseen
+            for f in g.files:
+                if f.error:
+                    print(f"note: {f.path} does not check; its scenarios are not counted, and its page "
+                          "shows the errors", file=sys.stderr)
     if failed:
         print(f"note: {failed} scenario(s) did not pass; their pages say why", file=sys.stderr)
     return 0

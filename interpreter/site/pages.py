@@ -20,6 +20,14 @@ from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_
 #: The trace of one run shows at most this many events.
 TRACE_LIMIT = 400
 
+#: How much higher the search ranks a rule page's sections, and how much lower a scenario page's, than
+#: other pages' (Material's ``search: boost:`` front matter). A word ("first player", "initiative") is in
+#: a rule and in every scenario that exercises it, and the rule is what a judge looks for: the rulings
+#: come after the rules, except where a scenario's title says the words and a rule's only its text
+#: (a title counts a thousand times the text).
+RULE_BOOST = 20
+SCENARIO_BOOST = 0.05
+
 _RULES_LEXER = LudexLexer()
 _SCENARIO_LEXER = ScenarioLexer()
 
@@ -33,6 +41,36 @@ def display_path(path: str) -> str:
     return "/".join(parts[-2:])
 
 
+#: A rules or scenario file's path in rendered diagnostics (``/…/scenarios/huntik/turns.scenario:3:1``).
+_PATH_IN_TEXT = re.compile(r"(?:[A-Za-z]:)?[^\s'\"`:]*[\\/][^\s'\"`:]*\.(?:ludex|scenario)\b")
+
+
+def display_paths(text: str) -> str:
+    """Diagnostics as the site shows them: each file's path as ``display_path`` gives it, never the
+    build machine's absolute path."""
+    return _PATH_IN_TEXT.sub(lambda m: display_path(m.group(0)), text)
+
+
+def _report(text: str, searched: bool = True) -> str:
+    """A rendered diagnostic or failure report: preformatted, scrolling sideways inside its box (its lines
+    are as long as the source's, wider than a phone)."""
+    exclude = "" if searched else ' data-search-exclude="true"'
+    return f'<pre class="ludex-report"{exclude}>{esc(display_paths(text))}</pre>'
+
+
+def player_count(low: int, high: int) -> str:
+    """``2 players``, ``2 to 8 players``."""
+    return f"{low} player{'s' if low != 1 else ''}" if low == high else f"{low} to {high} players"
+
+
+def not_checking(files: list) -> str:
+    """``; 1 scenario file does not check`` (its scenarios are not counted), or nothing."""
+    broken = sum(1 for f in files if f.error)
+    if not broken:
+        return ""
+    return f"; {broken} scenario file{'s do' if broken != 1 else ' does'} not check"
+
+
 def _status(status: str) -> str:
     return f'<span class="ludex-status ludex-status-{esc(status)}" data-search-exclude="true">{esc(status)}</span>'
 
@@ -42,11 +80,14 @@ def _block(*parts: str, cls: str = "ludex-block") -> str:
     return f'<div class="{cls}">\n' + "\n".join(p for p in parts if p) + "\n</div>\n"
 
 
-def front(title: str, hide_toc: bool = False) -> str:
-    """Front matter. The title is HTML-escaped: Material prints ``page.meta.title`` as it is in <title>."""
+def front(title: str, hide_toc: bool = False, boost: float = 1) -> str:
+    """Front matter. The title is HTML-escaped: Material prints ``page.meta.title`` as it is in <title>.
+    ``boost`` multiplies the page's score in the search."""
     lines = ["---", f"title: {json.dumps(esc(title))}"]
     if hide_toc:
         lines += ["hide:", "  - toc"]
+    if boost != 1:
+        lines += ["search:", f"  boost: {boost}"]
     return "\n".join(lines + ["---", ""]) + "\n"
 
 
@@ -61,7 +102,7 @@ def _heading(level: int, text: str, anchor: str = "", classes: str = "") -> str:
 def rule_page(game: Game, page, referred_by: dict) -> str:
     depth = {rid: game.depth(rid) for rid in page.rules}
     top = min(depth.values())
-    out = [front(page.title)]
+    out = [front(page.title, boost=RULE_BOOST)]
     if not page.single_root:
         out.append(_heading(1, page.title))
         out.append(_block(f'<p class="ludex-crumbs"><a href="{esc(href(page.page, game.index_page))}">'
@@ -202,14 +243,14 @@ def _run_link(page: str, run: Run) -> str:
 
 def scenario_page(game: Game, sf: ScenarioFile) -> str:
     link = Linker(game, sf.page)
-    out = [front(f"Scenarios: {sf.name}"), _heading(1, f"Scenarios: {sf.name}")]
+    out = [front(f"Scenarios: {sf.name}", boost=SCENARIO_BOOST), _heading(1, f"Scenarios: {sf.name}")]
     passed = sum(1 for r in sf.runs if r.status == "passed")
     head = [f'<p class="ludex-crumbs"><a href="{esc(href(sf.page, game.index_page))}">{esc(game.title)}</a> · '
             f"<code>{esc(display_path(str(sf.path)))}</code> · {len(sf.runs)} scenario{'s' if len(sf.runs) != 1 else ''}, "
             f"{passed} passed, {len(sf.runs) - passed} not passed (results from the run when this site was built)</p>"]
     if sf.error:
         head.append('<div class="admonition failure"><p class="admonition-title">This file does not check</p>'
-                    f"<pre>{esc(sf.error)}</pre></div>")
+                    f"{_report(sf.error)}</div>")
         head.append(highlight(sf.text, _SCENARIO_LEXER, None, "ludex-scenario", caption=display_path(str(sf.path))))
     if sf.runs:
         rows = "".join(
@@ -245,7 +286,7 @@ def _scenario_parts(game: Game, sf: ScenarioFile, r: Run, link: Linker) -> list:
         parts.append('<p class="ludex-refs">Cites: ' + ", ".join(link.rule_link(c) for c in r.cites) + "</p>")
     if r.report:
         parts.append(f'<div class="admonition failure"><p class="admonition-title">{esc(r.status.title())}</p>'
-                     f'<pre data-search-exclude="true">{esc(r.report)}</pre></div>')
+                     f"{_report(r.report, searched=False)}</div>")
     code = source_lines(sc.span.path, sc.span.line, sc.span.end_line)
     parts.append('<p class="ludex-caption" data-search-exclude="true">Source</p>')
     parts.append(highlight(code, _SCENARIO_LEXER, link.rule_href, "ludex-scenario",
@@ -270,8 +311,9 @@ def _trace(r: Run, link: Linker) -> str:
     tail = (f'<p class="ludex-muted">… and {more} more events, not shown.</p>' if more > 0 else "")
     opened = " open" if len(r.trace) <= 60 else ""
     return (f'<details class="ludex-trace"{opened}><summary>Cited trace: {len(r.trace)} events, each with the rule '
-            f'behind it</summary><table class="ludex-table ludex-trace-table" data-search-exclude="true"><thead><tr>'
-            f"<th>#</th><th>Rule</th><th>Event</th></tr></thead><tbody>{''.join(rows)}</tbody></table>{tail}</details>")
+            f'behind it</summary><div class="ludex-scroll"><table class="ludex-table ludex-trace-table" '
+            f'data-search-exclude="true"><thead><tr><th>#</th><th>Rule</th><th>Event</th></tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>{tail}</details>")
 
 
 # ------------------------------------------------------------------ coverage
@@ -294,6 +336,11 @@ def coverage_page(game: Game) -> str:
         f"scenario: <strong>{len(verified)} ({game.percent(verified)}%)</strong>. Rules outside the source are listed "
         "but not counted.</p>",
     ]
+    broken = [f for f in game.files if f.error]
+    if broken:
+        summary.append('<p class="ludex-unexercised-note">Not counted: the scenarios of ' + ", ".join(
+            f'<a href="{esc(href(page, f.page))}">{esc(f.name)}</a>' for f in broken)
+            + (", which does" if len(broken) == 1 else ", which do") + " not check.</p>")
     if unexercised:
         summary.append('<p class="ludex-unexercised-note">Not exercised by any scenario: '
                        + ", ".join(link.rule_link(r) for r in unexercised) + "</p>")
@@ -347,17 +394,17 @@ def game_index(game: Game) -> str:
     parts = []
     if game.errors:
         parts.append('<div class="admonition failure"><p class="admonition-title">The rules do not check</p>'
-                     f"<pre>{esc(game.errors)}</pre></div>")
+                     f"{_report(game.errors)}</div>")
     if g is None:
         out.append(_block(*parts))
         return "\n".join(out)
     h = g.header
     if h:
-        facts = [f"game <code>{esc(game.key)}</code>", f"{h.min_players} to {h.max_players} players"]
+        facts = [f"game <code>{esc(game.key)}</code>", player_count(h.min_players, h.max_players)]
         if h.formats:
-            counts = {name: (low if low == high else f"{low} to {high}") for name, low, high in h.format_players}
+            counts = {name: player_count(low, high) for name, low, high in h.format_players}
             facts.append("formats " + ", ".join(
-                f"<code>{esc(f)}</code>" + (f" ({counts[f]} players)" if f in counts else "") for f in h.formats))
+                f"<code>{esc(f)}</code>" + (f" ({counts[f]})" if f in counts else "") for f in h.formats))
         parts.append("<p>" + " · ".join(facts) + "</p>")
         rows = "".join(f"<tr><td><code>{esc(s.key)}</code></td><td>{esc(s.title)}</td><td>{esc(s.version)}</td>"
                        f"<td>{esc(s.detail)}</td></tr>" for s in h.sources)
@@ -372,7 +419,8 @@ def game_index(game: Game) -> str:
     parts.append(
         f"<p>{len(game.transcribed)} rules from the source, {len(game.executable)} of them with a transcription that "
         f"runs (statements or definitions); {outside} rule{'s' if outside != 1 else ''} outside the source. "
-        f"{len(runs)} scenario{'s' if len(runs) != 1 else ''}: {passed} passed, {len(runs) - passed} not. "
+        f"{len(runs)} scenario{'s' if len(runs) != 1 else ''}: {passed} passed, {len(runs) - passed} not"
+        f"{esc(not_checking(game.files))}. "
         f'Coverage: <a href="{esc(href(page, game.coverage_page))}">{game.percent(exercised)}% of the rules exercised, '
         f"{game.percent(verified)}% by passing scenarios</a>.</p>")
     out.append(_block(*parts))
@@ -425,9 +473,9 @@ def home_page(games: list, built: _dt.datetime, version: str) -> str:
     for game in games:
         g = game.game
         if g is None:
-            rows.append(f'<tr><td><a href="{esc(href("index.md", game.index_page))}">{esc(game.title)}</a> '
-                        '<span class="ludex-status ludex-status-error">does not check</span></td>'
-                        '<td colspan="4">The rules do not load: the game\'s page shows the errors.</td></tr>')
+            rows.append(f'<tr><td class="ludex-game"><a href="{esc(href("index.md", game.index_page))}">'
+                        f'{esc(game.title)}</a> <span class="ludex-status ludex-status-error">does not check</span>'
+                        '</td><td colspan="4">The rules do not load: the game\'s page shows the errors.</td></tr>')
             continue
         sources = "<br>".join(f"{esc(s.title)} <span class=\"ludex-version\">version: {esc(s.version)}</span>"
                               + (f' <span class="ludex-muted">({esc(s.detail)})</span>' if s.detail else "")
@@ -442,15 +490,16 @@ def home_page(games: list, built: _dt.datetime, version: str) -> str:
             detail.append(f"{outside} outside the source")
         if g.header and g.header.excerpt_end:
             detail.append(f"excerpt ends after {esc(g.header.excerpt_end)}")
+        # on a phone each game's row is a card and each cell says what it is (data-label, ludex.css)
         rows.append(
-            f'<tr><td><a href="{esc(href("index.md", game.index_page))}">{esc(game.title)}</a>{broken}</td>'
-            f"<td>{sources}</td>"
-            f"<td><strong>{len(game.transcribed)}</strong> rules from the source<br>"
+            f'<tr><td class="ludex-game"><a href="{esc(href("index.md", game.index_page))}">{esc(game.title)}</a>'
+            f'{broken}</td><td data-label="Source">{sources}</td>'
+            f'<td data-label="Transcribed"><strong>{len(game.transcribed)}</strong> rules from the source<br>'
             f'<span class="ludex-muted">{" · ".join(detail)}</span></td>'
-            f"<td><strong>{passed}</strong> of {len(runs)} passed</td>"
-            f'<td><a href="{esc(href("index.md", game.coverage_page))}"><strong>{game.percent(exercised)}%</strong></a> '
-            f'of the rules exercised<br><span class="ludex-muted">{game.percent(verified)}% by passing scenarios'
-            "</span></td></tr>")
+            f'<td data-label="Scenarios"><strong>{passed}</strong> of {len(runs)} passed{esc(not_checking(game.files))}</td>'
+            f'<td data-label="Verified"><a href="{esc(href("index.md", game.coverage_page))}">'
+            f"<strong>{game.percent(exercised)}%</strong></a> of the rules exercised<br>"
+            f'<span class="ludex-muted">{game.percent(verified)}% by passing scenarios</span></td></tr>')
     table = ('<table class="ludex-table ludex-games"><thead><tr><th>Game</th><th>Source document and version</th>'
              "<th>Transcribed</th><th>Scenarios</th><th>Verified</th></tr></thead>"
              f"<tbody>{''.join(rows)}</tbody></table>")
