@@ -357,44 +357,31 @@ class Checker:
         requires that open an action's body (S089). Anywhere else nothing would be refused: a rule's
         procedure, a trigger, a state check, a card's ability or the flow makes no play, and after an
         action's first effect the play would be refused half made."""
-        g = self.game
-
-        def outside(body, where):
+        plays = {id(a.body): a.name for a in self.game.actions.values()}
+        for rule_id, place, body in self.bodies():
+            self.rule = rule_id
+            first = None
+            if place == "an action":
+                opening = 0
+                while opening < len(body) and isinstance(body[opening], (A.Let, A.Require)):
+                    opening += 1
+                if opening == len(body):
+                    continue
+                first, play, body = body[opening], plays.get(id(body), "the play"), body[opening:]
             for s in walk(body):
-                if isinstance(s, A.Require):
-                    self.error("S089", f"'require' refuses a play, and {where} makes none: it belongs at the "
-                               "top of an action's body", s.span,
-                               hint="a condition the procedure tests is written 'if ... { ... }'; a play's "
-                                    "requirement goes in its action")
-        for rule in g.rules.values():
-            self.rule = rule.id
-            outside(rule.body, "a rule's procedure")
-            for trigger in rule.triggers:
-                outside(trigger.body, "a trigger")
-            for check in rule.checks:
-                outside(check.body, "a state check")
-        self.rule = ""
-        for card in g.cards.values():
-            for ability in card.abilities:
-                outside(ability.body, "a card's ability")
-        if g.flow is not None:
-            outside(g.flow.body, "the flow")
-        for action in g.actions.values():
-            self.rule = action.rule or self.rule
-            body = list(action.body)
-            opening = 0
-            while opening < len(body) and isinstance(body[opening], (A.Let, A.Require)):
-                opening += 1
-            if opening == len(body):
-                continue
-            first = body[opening]
-            for s in walk(body[opening:]):
-                if isinstance(s, A.Require):
-                    self.error("S089", f"'require' after the play's first effect: {action.name} would be "
-                               "refused half made", s.span,
-                               related=[Related(first.span, "the play's first effect")],
+                if not isinstance(s, A.Require):
+                    continue
+                if first is not None:
+                    self.error("S089", f"'require' after the play's first effect: {play} would be refused "
+                               "half made", s.span, related=[Related(first.span, "the play's first effect")],
                                hint="move it up, among the lets and requires that open the action: a refused "
                                     "play changes nothing")
+                else:
+                    where = place or "a rule's procedure"
+                    self.error("S089", f"'require' refuses a play, and {where} makes "
+                               "none: it belongs at the top of an action's body", s.span,
+                               hint="a condition the procedure tests is written 'if ... { ... }'; a play's "
+                                    "requirement goes in its action")
         self.rule = ""
 
     def check_value_cycles(self):
