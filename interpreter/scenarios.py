@@ -547,9 +547,9 @@ def stray_scenarios(folder: Path, games) -> list[Diagnostic]:
     if not folder.is_dir():
         return errors
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and p.name not in games):
+        close = difflib.get_close_matches(sub.name, list(games), n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
         for path in sorted(sub.rglob("*.scenario")):
-            close = difflib.get_close_matches(sub.name, list(games), n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
             errors.append(Diagnostic(
                 "scenario", "C019", f"this scenario is in the folder '{sub.name}', which names no game: "
                 f"scenarios/<game>/ holds a game's scenarios", A.Span(str(path), 1, 1, 1, 2),
