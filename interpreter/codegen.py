@@ -34,10 +34,10 @@ _CARD_BUILTINS = {"title": "title", "type": "type", "owner": "owner", "zone": "z
 
 
 def _divide(op: str, span):
-    """Whole-number division or remainder, refusing zero with the expression's position."""
+    """Whole-number division or remainder, refusing zero with the divisor's position."""
     def divide(a, b, f):
         if b == 0:
-            raise f.game.error("division by zero", f.rule, span)
+            raise f.game.error("division by zero: the divisor is 0", f.rule, span)
         return a // b if op == "/" else a % b
     return divide
 
@@ -644,7 +644,7 @@ class ExpressionWriter:
         op = x.op
         left, right = self.write(x.left, scope), self.write(x.right, scope)
         if op == "/" or op == "%":
-            return f"{self.constant(_divide(op, x.span))}({left}, {right}, f)"
+            return f"{self.constant(_divide(op, x.right.span))}({left}, {right}, f)"
         if op == "and":
             return f"(not not {left} and not not {right})"
         if op == "or":

@@ -269,7 +269,7 @@ class Compiler:
             game = f.game
             a, b = left(f), right(f)
             if op in ("/", "%") and b == 0:
-                raise game.error("division by zero", f.rule, x.span)
+                raise game.error("division by zero: the divisor is 0", f.rule, x.right.span)
             return fn(a, b)
         return arith
 

@@ -1091,7 +1091,36 @@ flow { run 1 }
 ''')
     with pytest.raises(RuntimeRuleError) as exc:
         Game(gamedef, ["ann", "bob"], RandomAgent(1)).run()
-    assert "division by zero" in exc.value.diagnostics[0].message
+    (found,) = exc.value.diagnostics
+    assert found.message == "division by zero: the divisor is 0"
+    assert (found.span.line, found.span.column) == (4, 39)     # the caret under `zero`, not `10 / zero`
+
+
+def test_a_division_by_zero_in_a_scenario_expectation_points_at_the_divisor():
+    from interpreter.scenarios import run_scenario
+    from interpreter.syntax import parse_scenarios
+    gamedef = _game_from('''
+game t "T" { players 2 to 2 }
+state { game counter n = 0 }
+rule 1 "Count" { text "Count one." increase n by 1 }
+flow { run 1 }
+''')
+    # Nested deeper than the generated code goes, some of the sums run as closures (compiler.py);
+    # one of these depths (39) puts the division itself at the cut.
+    for depth in [0] + list(range(34, 46)):
+        file = parse_scenarios(f'''
+scenario "divide by nothing" {{
+  players ann, bob
+  run 1
+  expect n == {"0 + (" * depth}4 / (n - 1){")" * depth}
+}}
+''', "zero.scenario")
+        (result,) = (run_scenario(gamedef, s) for s in file.scenarios)
+        assert result.status == "error", depth
+        (found,) = result.diagnostics
+        assert found.message == "division by zero: the divisor is 0", depth
+        start = 20 + 5 * depth                                                  # `n - 1`
+        assert (found.span.line, found.span.column, found.span.end_column) == (5, start, start + 5), depth
 
 
 def test_a_window_over_the_step_budget_counts_its_steps_once():
