@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import random
+import shutil
 import sys
+import textwrap
 from collections import deque
 
 from .diagnostics import Diagnostic, LudexError
@@ -65,12 +67,15 @@ NO_MATCH = _NO_MATCH
 
 
 class InteractiveAgent:
-    """Asks a person at the terminal; shows the rule's title and the options, numbered."""
+    """Asks a person at the terminal: the rule's id and title, its reference text the first time the rule
+    asks (``?`` shows it again), and the options, numbered."""
 
-    def __init__(self, stdin=None, stdout=None, show=None):
+    def __init__(self, stdin=None, stdout=None, show=None, width: int | None = None):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.show = show
+        self.width = width or min(100, shutil.get_terminal_size((100, 24)).columns)
+        self.read = set()           # the rules whose text has been shown
 
     def __call__(self, game, decision: Decision):
         out = self.stdout
@@ -80,6 +85,9 @@ class InteractiveAgent:
         title = f" {rule.title}" if rule else ""
         who = decision.player.name if decision.player else "the game"
         print(f"\n[{decision.rule}{title}] {who}: {decision.prompt or decision.kind}", file=out)
+        if decision.rule not in self.read:
+            self.read.add(decision.rule)
+            self._show_text(rule)
         if decision.kind == "may":
             labels = ["yes", "no"]
         else:
@@ -88,24 +96,47 @@ class InteractiveAgent:
             remaining = list(decision.options)
             ordered = []
             while len(remaining) > 1:
-                for i, o in enumerate(remaining, 1):
-                    print(f"  {i}. {o}", file=out)
-                ordered.append(remaining.pop(self._ask(len(remaining), "which comes next") - 1))
+                number = None
+                while number is None:
+                    for i, o in enumerate(remaining, 1):
+                        print(f"  {i}. {o}", file=out)
+                    number = self._ask(len(remaining), "which comes next")
+                    if number is None:
+                        self._show_text(rule)
+                ordered.append(remaining.pop(number - 1))
             return ordered + remaining
-        for i, label in enumerate(labels, 1):
-            print(f"  {i}. {label}", file=out)
-        return decision.options[self._ask(len(labels), "your choice") - 1]
-
-    def _ask(self, n: int, prompt: str) -> int:
         while True:
-            print(f"{prompt} (1-{n})? ", end="", file=self.stdout, flush=True)
+            for i, label in enumerate(labels, 1):
+                print(f"  {i}. {label}", file=out)
+            number = self._ask(len(labels), "your choice")
+            if number is not None:
+                return decision.options[number - 1]
+            self._show_text(rule)
+
+    def _show_text(self, rule) -> None:
+        """The rule's reference text, its paragraphs wrapped to the terminal and indented under the
+        heading; a rule outside the transcribed source says it has none."""
+        words = [d.text for d in rule.docs if d.kind == "text"] if rule else []
+        if not words:
+            print("    (no reference text: this rule is outside the transcribed source)", file=self.stdout)
+            return
+        paragraphs = [" ".join(p.split()) for p in "\n\n".join(words).split("\n\n") if p.strip()]
+        print("\n\n".join(textwrap.fill(p, max(40, self.width - 4), initial_indent="    ",
+                                         subsequent_indent="    ") for p in paragraphs), file=self.stdout)
+
+    def _ask(self, n: int, prompt: str) -> int | None:
+        """A number from 1 to ``n``, asked until one is typed; None when ``?`` asks for the rule's text."""
+        while True:
+            print(f"{prompt} (1-{n}, ? for the rule)? ", end="", file=self.stdout, flush=True)
             line = self.stdin.readline()
             if not line:
                 raise EOFError("no more input")
+            if line.strip() == "?":
+                return None
             try:
                 number = int(line.strip())      # not str.isdigit(): that is true of '²', which int() refuses
             except ValueError:
                 number = 0
             if 1 <= number <= n:
                 return number
-            print(f"  please type a number from 1 to {n}", file=self.stdout)
+            print(f"  please type a number from 1 to {n}, or ? for the rule's text", file=self.stdout)

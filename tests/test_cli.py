@@ -308,6 +308,30 @@ def test_a_typed_character_that_looks_like_a_digit_is_asked_again():
     assert out.getvalue().count("please type a number from 1 to 3") == 3
 
 
+def test_the_interactive_seat_reads_the_rule_once_and_again_on_a_question_mark():
+    """The first decision a rule asks shows its reference text under the heading; the next ones from
+    the same rule do not repeat it; '?' shows it again and asks again."""
+    import io
+    from interpreter.agents import InteractiveAgent, RandomAgent
+    from interpreter.engine import Game
+    from interpreter.project import load_game
+    out = io.StringIO()
+    person = InteractiveAgent(stdin=io.StringIO("?\n1\n" + "1\n" * 60), stdout=out, width=80)
+    random_agent = RandomAgent(1)
+    game = Game(load_game("agot").game, ["p1", "p2"],
+                lambda g, d: person(g, d) if d.player is not None and d.player.name == "p1" else random_agent(g, d),
+                seed=1)
+    with pytest.raises(EOFError):
+        game.run()
+    shown = out.getvalue()
+    plot_choices = shown.count("[1.2 Choose plots] p1: Choose a plot to reveal")
+    assert plot_choices >= 2                                    # a plot chosen in two rounds at least
+    # Shown the first time and on '?': twice, however many plots p1 chose.
+    assert shown.count("    Each player looks at the cards remaining in his or her plot deck") == 2
+    assert shown.count("  1. A Season of Plenty") == 2          # the options again after the text
+    assert all(len(line) <= 80 for line in shown.splitlines() if line.startswith("    "))
+
+
 # ------------------------------------------------------------------ formats for some numbers of players
 
 
