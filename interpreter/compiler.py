@@ -861,6 +861,10 @@ class Compiler:
         player_of = self.expr(s.player)
         #: each part of the menu, whether it ends after ``n`` plays, and whether the player may pass
         parts = [(part, part.count in ("one", "n", "up-to"), part.count in ("any", "up-to")) for part in s.menu]
+        #: how the trace words a pass that ends a part with more parts after it: "ann passes, on to
+        #: perform-function" (a pass in the last part ends the turn: "ann passes")
+        on_to = [", on to " + " or ".join(later.actions) if later is not None else ""
+                 for later in [part for part, _, _ in parts[1:]] + [None]]
 
         def turn(f):
             game = f.game
@@ -868,7 +872,7 @@ class Compiler:
             actions = game.actions
             prompt = f"{player}'s turn"
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
-            for part, limited, optional in parts:
+            for (part, limited, optional), then in zip(parts, on_to):
                 used, made = set(), 0
                 names = part.actions
                 while True:
@@ -893,6 +897,8 @@ class Compiler:
                                             f"(now: {allowed})", choice, s.span)
                         if choice.action != "pass" and any(map(is_, options, _each_time(choice))):
                             actions[choice.action].play(game, choice)     # one of those offered: legal
+                        elif choice.action == "pass" and then:
+                            game.record(f.rule, "pass", f"{player} passes{then}", player)
                         else:
                             game.attempt(choice, f.rule)
                     except Violation as refused:

@@ -104,3 +104,16 @@ def test_every_seat_plays_cards_and_scores(nightmare):
             assert any(seat in winners for _, winners, _, _ in results), (count, seat)
             assert sum(points[seat] > 0 for _, _, points, _ in results) > len(seeds) // 2, (count, seat)
             assert sum(played[seat] for *_, played in results) > 0, (count, seat)
+
+
+def test_a_pass_before_the_function_moves_on_and_the_last_pass_ends_the_turn(nightmare):
+    """A Player Turn is card plays, one Function, card plays: the trace words a pass by what it ends,
+    so a judge does not read the first one as the end of the turn."""
+    game = play(nightmare, 3)
+    passes = [e.text for e in game.trace if e.kind == "pass"]
+    assert "p2 passes, on to perform-function" in passes
+    assert "p2 passes" in passes
+    turns = [e for e in game.trace if e.kind in ("pass", "end") and e.rule == "player-phase"]
+    for before, after in zip(turns, turns[1:]):
+        if after.kind == "end":             # the pass just before a turn ends does not move on
+            assert before.kind == "pass" and ", on to" not in before.text, before.text
