@@ -804,6 +804,7 @@ class Compiler:
         names = [a for part in s.menu for a in part.actions]
         plays = [n for n in names if n != "pass"]
         closes = f"{s.name} closes: every player passed in a row"
+        empty = f"{s.name} closes: no player is left in the game to act"
         prompt, span = s.name, s.span
 
         def window(f):
@@ -854,7 +855,7 @@ class Compiler:
                     active = sum(1 for p in order if not p.eliminated)
                 if passes >= active:
                     break
-            game.events.append((rule, "window", closes, "", None))
+            game.events.append((rule, "window", closes if active else empty, "", None))
         return window
 
     def s_Turn(self, s):

@@ -36,6 +36,7 @@ class Result:
     diagnostics: list = field(default_factory=list)
     trace: list = field(default_factory=list)
     exercised: set = field(default_factory=set)
+    setup_events: int = 0               # the trace's first events, made by the set-up (cited to no rule)
 
     @property
     def passed(self) -> bool:
@@ -283,6 +284,8 @@ class Runner:
             return True
         if isinstance(option, Card) and isinstance(wanted, str):
             return option.title == wanted
+        if isinstance(wanted, Card) and isinstance(getattr(option, "card", None), Card):
+            return option.card is wanted        # a card's ability, named by its card (whose copy it is)
         if isinstance(option, (list, tuple)) and isinstance(wanted, (list, tuple)):
             return len(option) == len(wanted) and all(self.matches(o, w) for o, w in zip(option, wanted))
         return _words(option) == _words(wanted)
@@ -315,19 +318,40 @@ class Runner:
             ordered = []
             remaining = list(decision.options)
             for w in wanted:
-                found = next((o for o in remaining if self.matches(o, w) or str(o).startswith(str(w))), None)
+                found = next((o for o in remaining if self.matches(o, w)), None)
+                if found is None and not isinstance(w, Card):
+                    found = next((o for o in remaining if str(o).startswith(str(w))), None)
                 if found is None:
                     raise self._mismatch(step, decision)
+                self._unambiguous(step, decision, w, [o for o in remaining if self.matches(o, w) or (
+                    not isinstance(w, Card) and str(o).startswith(str(w)))])
                 ordered.append(found)
                 remaining.remove(found)
             return ordered + remaining
         wanted = self.value(step.args[1])
         for option in decision.options:
             if self.matches(option, wanted):
+                self._unambiguous(step, decision, wanted,
+                                  [o for o in decision.options if self.matches(o, wanted)])
                 return option
         raise ScriptError([Diagnostic(
             "scenario", "C012", f"{step.args[0]} cannot choose {_words(wanted)} here", step.span,
             rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
+
+    def _unambiguous(self, step, decision, wanted, matching):
+        """A title naming options that are different players' cards (each player's copy of a plot) does
+        not say which is meant: taking the first would answer for the script."""
+        if not isinstance(wanted, str):
+            return
+        cards = [o if isinstance(o, Card) else getattr(o, "card", None) for o in matching]
+        owners = {id(c.owner): c.owner for c in cards if isinstance(c, Card)}
+        if len(owners) > 1:
+            whose = ", ".join(f"{o}'s" if o is not None else "no one's" for o in owners.values())
+            raise ScriptError([Diagnostic(
+                "scenario", "C012", f"{_words(wanted)} names {len(matching)} options here, cards of different "
+                f"players ({whose}): the script does not say which", step.span, rule=decision.rule,
+                hint="name the card by where it is, e.g. top(ann.revealed-plots), "
+                "first(those c in cards-in-play: c.title == \"...\" and c.owner == ann)")])
 
     def _mismatch(self, step, decision):
         return ScriptError([Diagnostic(
@@ -345,6 +369,7 @@ class Runner:
                     self.game.boards[drawn.name] = Board.parse(drawn.drawing, drawn.span)
             setup = self.game.compiler.block(self.scenario.setup)
             self._guarded(lambda: setup(self.frame))
+            r.setup_events = len(self.game.events)
             self.game.checks_active = True
             for step in self.scenario.steps:
                 self.current = step
@@ -362,12 +387,25 @@ class Runner:
                                           f"a decision for {leftover.args[0]}", "no such decision was asked"))
         except LudexError as exc:
             r.status = "error"
-            r.diagnostics = [self._from_here(d) for d in exc.diagnostics]
+            r.diagnostics = [self._forced_pick(d) or self._from_here(d) for d in exc.diagnostics]
         if r.status != "error" and r.failures:
             r.status = "failed"
         r.trace = self.game.trace
         r.exercised = {x for x in self.game.rules_exercised() if x in self.gamedef.rules}
         return r
+
+    def _forced_pick(self, d: Diagnostic) -> Optional[Diagnostic]:
+        """A pick the script fixed to what the rules do not pick from is the script's mistake: it is
+        reported at its 'force pick' line (C012), the rules' pick shown beside it."""
+        prefix = "the random pick is fixed to "
+        if d.code != "R001" or not d.message.startswith(prefix):
+            return None
+        lines = self.forced_at.get("pick", [])
+        used = len(lines) - len(self.game.forced.get("pick", ())) - 1
+        if not 0 <= used < len(lines):
+            return None
+        return Diagnostic("scenario", "C012", f"force pick {d.message[len(prefix):]}, the options rule {d.rule} "
+                          "picks from here", lines[used], rule=d.rule, related=(Related(d.span, "the pick"),))
 
     def _from_here(self, d: Diagnostic) -> Diagnostic:
         """An error the rules met while running this scenario, placed in the rules file, also points at
@@ -469,7 +507,11 @@ class Runner:
         elif kind == "expect-refused":
             rule, message, _ = step.args
             if self.refusal is None:
-                self.fail(step, "no play was refused", f"a play refused by rule {rule}", "every play was allowed")
+                kinds = {e[1] for e in game.events}
+                self.fail(step, "no play was refused", f"a play refused by rule {rule}",
+                          "every play was allowed" if "play" in kinds else
+                          "no play was made: every player asked passed" if "pass" in kinds else
+                          "no play was made: the rules asked no one for one")
             elif self.refusal.rule != rule or (message and self.refusal.message != message):
                 self.fail(step, "a play was refused, but not as expected", f"rule {rule}" + (f": {message}" if message else ""),
                           f"rule {self.refusal.rule}: {self.refusal.message}")
@@ -584,5 +626,6 @@ def render_failure(result: Result, last: int = 8) -> str:
     if result.trace:
         lines.append(f"  last {min(last, len(result.trace))} events of the trace:")
         from .trace import format_event
-        lines += ["  " + format_event(e) for e in result.trace[-last:]]
+        lines += ["  " + format_event(e, "set-up" if e.seq <= result.setup_events else "flow")
+                  for e in result.trace[-last:]]
     return "\n".join(lines)

@@ -178,16 +178,43 @@ MISTAKES = {
 }
 
 
+#: The same for scenario files: the mistakes a judge makes writing a scenario's lines.
+SCENARIO_MISTAKES = {
+    "'==' compares: write expect ann.gold == 5 ('=' only appears in a set-up's 'set' and 'let')": [
+        'scenario "s" { expect a = 1 }',
+        'scenario "s" { expect a.b = 1 }',
+    ],
+    "expect winner names the winners: expect winner ann, expect winner [ann, bob]": [
+        'scenario "s" { expect winner = a }',
+    ],
+    ASSIGNMENT: [
+        'scenario "s" { setup { x = 1 } }',
+        'scenario "s" { setup { p.gold = 1 } }',
+    ],
+    "a play reads: PLAYER plays ACTION(ARGUMENTS), e.g. ann plays marshal(\"Hedge Knight\")": [
+        'scenario "s" { ann plays marshal "x" }',
+    ],
+    "'passes' takes no brackets: ann passes": [
+        'scenario "s" { ann passes() }',
+    ],
+    "a run of several rules reads: run 3.1 to 3.4": [
+        'scenario "s" { run 3.1 3.4 }',
+    ],
+}
+
+_MISTAKES_OF = {"rules": MISTAKES, "scenario": SCENARIO_MISTAKES}
+
+
 @lru_cache(maxsize=None)
 def _mistake_states(start: str) -> tuple:
     """How each MISTAKES snippet fails: (label, LR state, accepted terminals, token), computed once.
 
     Lark's own ``match_examples`` compares whole parser stacks, so a snippet written at the top level
     never matched the same mistake made one block deeper; here only the LR state and what it accepts
-    are compared. The snippets are rules files: other grammars get no labels from them."""
+    are compared. Rules files and scenario files each have their table; a log gets no labels."""
     from lark.exceptions import UnexpectedInput
     failures = []
-    for label, snippets in (MISTAKES.items() if start == "rules" else ()):
+    for label, snippets in _MISTAKES_OF.get(start, {}).items():
         for snippet in snippets:
             try:
                 parser(start).parse(snippet)

@@ -7,6 +7,7 @@ from .engine import TraceEvent
 _INDENT = {"event": "", "window": "  ", "decision": "    ", "play": "    ", "pass": "    "}
 
 
-def format_event(event: TraceEvent) -> str:
-    rule = f"[{event.rule}]" if event.rule else "[flow]"
+def format_event(event: TraceEvent, unruled: str = "flow") -> str:
+    """One line of the trace; an event of no rule is labelled ``unruled`` (a scenario's set-up)."""
+    rule = f"[{event.rule}]" if event.rule else f"[{unruled}]"
     return f"{event.seq:5d} {rule:<14} {_INDENT.get(event.kind, '  ')}{event.text}"

@@ -711,7 +711,7 @@ def test_a_window_closes_when_its_plays_eliminate_players_in_a_game_without_stat
     game.run()
     assert [e.text for e in game.trace if e.kind in ("play", "pass", "window")] == [
         "w opens; ann acts first", "ann plays go", "bob plays go",
-        "w closes: every player passed in a row"]
+        "w closes: no player is left in the game to act"]      # (no one passed)
 
 
 def test_a_plays_let_may_read_the_name_it_sets():

@@ -20,7 +20,7 @@ from conftest import relative
 from interpreter.checks import check
 from interpreter.diagnostics import SourceError, render_all
 from interpreter.model import assemble
-from interpreter.syntax import MISTAKES, parse_rules
+from interpreter.syntax import MISTAKES, SCENARIO_MISTAKES, parse_rules, parse_scenarios
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))
@@ -78,3 +78,17 @@ def test_every_mistake_snippet_fails_and_is_diagnosed_with_its_own_help():
             with pytest.raises(SourceError) as caught:
                 parse_rules(snippet, "mistake.ludex")
             assert caught.value.diagnostics[0].hint == label, snippet
+
+
+def test_every_scenario_mistake_snippet_fails_and_is_diagnosed_with_its_own_help():
+    """The same for scenario files: 'expect ann.gold = 5' is told that '==' compares."""
+    for label, snippets in SCENARIO_MISTAKES.items():
+        for snippet in snippets:
+            with pytest.raises(SourceError) as caught:
+                parse_scenarios(snippet, "mistake.scenario")
+            assert caught.value.diagnostics[0].hint == label, snippet
+    with pytest.raises(SourceError) as caught:
+        parse_scenarios('scenario "s" {\n  players ann, bob\n  expect ann.gold = 5\n}\n', "s.scenario")
+    [d] = caught.value.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("E002", 3, 19)
+    assert d.hint.startswith("'==' compares")

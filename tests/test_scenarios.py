@@ -384,3 +384,78 @@ def test_a_winner_named_twice_by_a_value_is_not_the_winner_alone(tmp_path):
     [failure] = result.failures
     assert (failure.span.line, failure.message) == (5, "the winner is not the one expected")
     assert (failure.expected, failure.actual) == ("[dana, dana]", "[dana]")
+
+
+TWO_INTELLIGENCES = '''  question "q"
+  answer "a"
+  cite 1.3
+  setup {
+    create "Hedge Knight" into ann.draw-deck
+    create "Village Militia" into bob.draw-deck
+    create ["Gathering Intelligence", "Quiet Days"] into ann.plot-deck
+    create ["Gathering Intelligence", "Quiet Days"] into bob.plot-deck
+  }
+  ann chooses "Gathering Intelligence"
+  bob chooses "Gathering Intelligence"
+  force pick bob
+  bob chooses ann
+  ann orders [ORDER]
+  run 1.2 to 1.3'''
+
+
+def test_an_ordering_names_a_cards_ability_by_the_card_itself(tmp_path):
+    # Each player's copy of the same plot: the ordering says whose goes first by naming the card.
+    result = run(tmp_path, scenario(TWO_INTELLIGENCES.replace("ORDER", "top(ann.revealed-plots)")
+                                    + "\n  expect winner bob"))
+    assert result.status == "passed", (result.failures, result.diagnostics)
+    result = run(tmp_path, scenario(TWO_INTELLIGENCES.replace("ORDER", "top(bob.revealed-plots)")
+                                    + "\n  expect winner ann"))
+    assert result.status == "passed", (result.failures, result.diagnostics)
+
+
+def test_a_title_naming_different_players_cards_is_refused_not_taken_at_random(tmp_path):
+    result = run(tmp_path, scenario(TWO_INTELLIGENCES.replace("ORDER", '"Gathering Intelligence"')))
+    [d] = result.diagnostics
+    assert (d.code, d.span.line, d.span.column) == ("C012", 16, 3)
+    assert d.message == ("Gathering Intelligence names 2 options here, cards of different players (bob's, "
+                         "ann's): the script does not say which")
+    assert "top(ann.revealed-plots)" in d.hint
+
+
+def test_a_pick_forced_to_what_the_rules_do_not_pick_from_is_an_error_at_the_force_line(tmp_path):
+    text = TWO_INTELLIGENCES.replace("force pick bob", "force pick cara").replace(
+        "ann orders [ORDER]\n", "").replace("bob chooses ann", "cara chooses ann")
+    result = run(tmp_path, f'scenario "s" {{\n  players ann, bob, cara\n  format melee\n{text}\n}}\n'.replace(
+        '    create "Village Militia" into bob.draw-deck\n',
+        '    create "Village Militia" into bob.draw-deck\n    create "Steel Blade" into cara.draw-deck\n'
+        '    create ["March to War", "Quiet Days"] into cara.plot-deck\n    set cara.power = 5\n').replace(
+        '  bob chooses "Gathering Intelligence"\n',
+        '  bob chooses "Gathering Intelligence"\n  cara chooses "Quiet Days"\n'))
+    [d] = result.diagnostics
+    assert d.code == "C012" and d.span.path.endswith("s.scenario")
+    assert d.message == ("force pick cara, which is not one of [ann, bob], the options rule 1.3 picks from here")
+    assert [r.message for r in d.related] == ["the pick"]
+    assert d.related[0].span.path.endswith("agot.ludex")
+
+
+def test_a_refusal_expected_where_no_one_was_asked_to_play_says_so(tmp_path):
+    # No draw decks: both players are eliminated as the set-up ends (2.2, Note), so the window asks no one.
+    result = run(tmp_path, scenario('  question "q"\n  answer "a"\n  cite 3.2\n  setup {\n'
+                                    '    create "Quiet Days" into ann.revealed-plots\n'
+                                    '    set first-player = ann\n    create "Hedge Knight" into ann.hand\n  }\n'
+                                    '  run 3.2\n  expect refused 3.2'))
+    [failure] = result.failures
+    assert (failure.message, failure.actual) == ("no play was refused",
+                                                 "no play was made: the rules asked no one for one")
+    assert result.trace[-1].text == ("Marshaling phase player action window closes: no player is left in the "
+                                     "game to act")
+
+
+def test_a_failures_trace_labels_the_set_ups_events_as_the_set_ups(tmp_path):
+    from interpreter.scenarios import render_failure
+    result = run(tmp_path, scenario('  question "q"\n  answer "a"\n  cite 3.2\n  setup {\n'
+                                    '    create "Hedge Knight" into ann.draw-deck\n    set ann.gold = 2\n  }\n'
+                                    '  expect ann.gold == 3'))
+    assert result.status == "failed" and result.setup_events == 2
+    report = render_failure(result)
+    assert "[set-up]" in report and "[flow]" not in report, report
