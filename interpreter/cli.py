@@ -69,8 +69,10 @@ def writable_file(value: str) -> Path:
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ludex", description="Run and check transcribed game rules.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    p = sub.add_parser("check", help="parse and check every bundled game (or the files given)")
-    p.add_argument("paths", nargs="*", type=Path, help="rules files or folders (default: bundled games)")
+    p = sub.add_parser("check", help="parse and check every bundled game (or the games or files given)")
+    p.add_argument("paths", nargs="*", type=Path, metavar="GAME|PATH",
+                   help="bundled games by name (their scenarios run), or rules files or folders (checked, "
+                        "no scenarios run); default: every bundled game")
     p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
     p.set_defaults(run=cmd_check)
     p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
@@ -200,38 +202,47 @@ def _run(args) -> int:
 
 
 def _games_for(args) -> list:
+    """The games ``check`` checks, each with whether its scenarios run: every bundled game with no
+    PATHs; a bundled game's name (``ludex check agot``, not a file or folder here) names that game,
+    scenarios included; a rules file or folder is checked without running scenarios."""
     if args.paths:
-        missing = [p for p in args.paths if not p.exists()]
+        bundled = bundled_games()
+        named = [p for p in args.paths if not p.exists() and str(p) in bundled]
+        missing = [p for p in args.paths if not p.exists() and p not in named]
         if missing:
-            print(f"ludex: error: no such file or folder: {missing[0]}", file=sys.stderr)
+            print(f"ludex: error: no such file or folder: {missing[0]} (bundled games: {', '.join(bundled)})",
+                  file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
-        scenarios = [p for p in args.paths if p.suffix == ".scenario"]
+        paths = [p for p in args.paths if p not in named]
+        scenarios = [p for p in paths if p.suffix == ".scenario"]
         if scenarios:
             print(f"ludex: error: {scenarios[0]} is a scenario file: run it with 'pytest {scenarios[0]}'; "
-                  "'ludex check' with no paths runs every bundled game's scenarios", file=sys.stderr)
+                  "'ludex check GAME' runs a bundled game's scenarios", file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
-        logs = [p for p in args.paths if p.suffix == ".log" and not p.is_dir()]
+        logs = [p for p in paths if p.suffix == ".log" and not p.is_dir()]
         if logs:
             print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
                   file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
-        return [load_paths(key, paths) for key, paths in group_by_game(args.paths).items()]
-    return [load_game(key) for key in bundled_games()]
+        keys = list(dict.fromkeys(str(p) for p in named))
+        return [(load_game(key), True) for key in keys] + \
+            [(load_paths(key, group), False) for key, group in group_by_game(paths).items()]
+    return [(load_game(key), True) for key in bundled_games()]
 
 
 def cmd_check(args) -> int:
     from .resources import scenarios_dir
-    results = _games_for(args)
-    if not results:
+    selected = _games_for(args)
+    if not selected:
         print("ludex: no games found", file=sys.stderr)
         return EXIT_USAGE
-    diagnostics = [d for r in results for d in r.diagnostics]
+    diagnostics = [d for r, _ in selected for d in r.diagnostics]
     reports = {}
     failed_any = False
-    for r in results:
+    for r, with_scenarios in selected:
         report = {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
                   "errors": [_diag_json(d) for d in r.diagnostics]}
-        if r.ok and not args.paths:
+        if r.ok and with_scenarios:
             outcome = run_game_scenarios(r.game, scenarios_dir())
             diagnostics += outcome["diagnostics"]
             failed_any = failed_any or outcome["failed"] > 0

@@ -26,6 +26,7 @@ def exit_code(argv) -> int:
     (["simulate", "agot", "--games", "0"], "argument --games: must be at least 1, not 0"),
     (["simulate", "agot", "--games", "2", "--max-rounds", "0"], "argument --max-rounds: must be at least 1, not 0"),
     (["check-log", "agot", "/nonexistent/log"], "no such file"),
+    (["check", "huntk"], "no such file or folder: huntk (bundled games: agot, halloween, huntik, nightmare)"),
     (["run", "agot", "--seed", "\u0663"], "argument --seed: expected a whole number, not '\u0663'"),
     (["run", "agot", "--seed", " 5"], "argument --seed: expected a whole number, not ' 5'"),
     (["run", "agot", "--seed", "5_0"], "argument --seed: expected a whole number, not '5_0'"),
@@ -491,3 +492,24 @@ def test_a_scenario_file_that_does_not_check_shows_in_its_games_row_and_json(tmp
     assert exit_code(["check", "--json"]) == 3
     huntik = json.loads(capsys.readouterr().out)["games"]["huntik"]
     assert huntik["ok"] is False and huntik["unchecked_files"] == [str(tmp_path / "huntik" / "rounds.scenario")]
+
+
+def test_check_takes_a_bundled_games_name_and_runs_its_scenarios(tmp_path, capsys, monkeypatch):
+    """'ludex check huntik', as 'run huntik' takes the name: that game's rules and scenarios, no other
+    game's; a rules file beside it is checked without scenarios; a file or folder so named wins."""
+    import json
+    monkeypatch.chdir(tmp_path)
+    assert exit_code(["check", "huntik"]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert len(rows) == 1 and rows[0].split()[:2] == ["huntik", "20"] and rows[0].endswith("100.0%  -")
+    passed = int(rows[0].split()[2])
+    assert passed == len([s for f in (scenarios_dir() / "huntik").glob("*.scenario")
+                          for s in f.read_text(encoding="utf-8").splitlines() if s.startswith("scenario ")])
+    from interpreter.resources import rules_dir
+    assert exit_code(["check", "--json", "nightmare", str(rules_dir() / "agot.ludex")]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    assert sorted(games) == ["agot", "nightmare"]
+    assert "scenarios" in games["nightmare"] and "scenarios" not in games["agot"]
+    (tmp_path / "huntik").mkdir()                       # a folder here named huntik: the folder is meant
+    assert exit_code(["check", "huntik"]) == 2
+    assert "no games found" in capsys.readouterr().err
