@@ -164,6 +164,10 @@ class ScenarioPrinter(Printer):
         bracketed = args or (self.source is not None and "(" in self.source.words(s))
         return f"{player} plays {action}" + (f"({', '.join(self.x(a) for a in args)})" if bracketed else "")
 
+    def step_tries(self, s, player, action, args) -> str:
+        bracketed = args or (self.source is not None and "(" in self.source.words(s))
+        return f"{player} tries {action}" + (f"({', '.join(self.x(a) for a in args)})" if bracketed else "")
+
     def step_passes(self, s, player) -> str:
         return f"{player} passes"
 

@@ -95,11 +95,11 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                 for rid in step.args:
                     if rid and rid not in gamedef.rules:
                         err("C001", f"there is no rule {rid} to run", step.span, near(rid, gamedef.rules))
-            elif step.kind in ("plays", "passes", "chooses", "answers", "orders"):
+            elif step.kind in ("plays", "tries", "passes", "chooses", "answers", "orders"):
                 if step.args[0] not in sc.players:
                     err("C005", f"'{step.args[0]}' is not one of this scenario's players", step.span,
                         near(step.args[0], sc.players))
-                if step.kind == "plays":
+                if step.kind in ("plays", "tries"):
                     if step.args[1] not in gamedef.actions:
                         err("C006", f"unknown play '{step.args[1]}'", step.span, near(step.args[1], gamedef.actions))
             elif step.kind == "expect-offered" and step.args[0] not in sc.players:
@@ -127,7 +127,7 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
                         else:
                             seen[item.name] = item.span
         for step in sc.steps:
-            if step.kind == "plays" and step.args[1] in gamedef.actions:
+            if step.kind in ("plays", "tries") and step.args[1] in gamedef.actions:
                 params = gamedef.actions[step.args[1]].params
                 if len(step.args[2]) != len(params):
                     err("C009", f"play '{step.args[1]}' takes {len(params)} argument(s), not {len(step.args[2])}",
@@ -201,7 +201,7 @@ def check_script_of(gamedef: GameDef, players, setup, steps, set_up: str) -> lis
             zones.append(step.args[0])
         elif step.kind in ("chooses", "orders"):
             expressions.append(step.args[1])
-        elif step.kind == "plays":
+        elif step.kind in ("plays", "tries"):
             expressions.extend(step.args[2])
     return Checker(gamedef).check_script(players, setup, expressions, zones, winners, set_up, conditions)
 
@@ -303,12 +303,7 @@ class Runner:
                         all(self.matches(o, w) for o, w in zip(option.args, args)):
                     return option
             # not among the legal plays: build it so that the engine refuses it with its rule
-            action = self.game.actions[name]
-            for candidate in action.candidates(self.game, decision.player):
-                if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
-                    return Play(name, decision.player, candidate)
-            return Play(name, decision.player,
-                        tuple(resolve_card(self.game, decision.player, a) for a in args))
+            return self.play_of(decision.player, name, args)
         if kind == "answers":
             if decision.kind != "may":
                 raise self._mismatch(step, decision)
@@ -337,6 +332,15 @@ class Runner:
         raise ScriptError([Diagnostic(
             "scenario", "C012", f"{step.args[0]} cannot choose {_words(wanted)} here", step.span,
             rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
+
+    def play_of(self, player, name: str, args: list) -> Play:
+        """The play the script names: its arguments matched to the play's choices (a card by title), or
+        taken as written where none matches, for the engine to refuse with its rule."""
+        action = self.game.actions[name]
+        for candidate in action.candidates(self.game, player):
+            if len(candidate) == len(args) and all(self.matches(o, w) for o, w in zip(candidate, args)):
+                return Play(name, player, candidate)
+        return Play(name, player, tuple(resolve_card(self.game, player, a) for a in args))
 
     def _unambiguous(self, step, decision, wanted, matching):
         """A title naming options that are different players' cards (each player's copy of a plot) does
@@ -443,6 +447,13 @@ class Runner:
                                                   f"rule beside {first}", step.span)])
                 ids = siblings[siblings.index(first): siblings.index(last) + 1]
             self._guarded(lambda: game.run_sequence(ids))
+        elif kind == "tries":
+            # A play no decision offers (out of turn, outside any window): checked against its
+            # requirements now, made if they hold, refused with its rule otherwise.
+            player = game.state.player(step.args[0])
+            play = self.play_of(player, step.args[1], [self.value(a) for a in step.args[2]])
+            self.refusal = None
+            self._guarded(lambda: game.attempt(play, game.actions[play.action].rule))
         elif kind == "play-game":
             # The game is played from its start: its state checks look from its own 'begin game' on,
             # not at the empty zones its set-up is about to fill.

@@ -1225,6 +1225,10 @@ class ScenarioBuilder(Builder):
         player, action, *args = ch
         return A.Step(span, "plays", (str(player), str(action), tuple(a for a in args if a is not None)))
 
+    def t_tries(self, span, ch):
+        player, action, *args = ch
+        return A.Step(span, "tries", (str(player), str(action), tuple(a for a in args if a is not None)))
+
     def t_passes(self, span, ch):
         return A.Step(span, "passes", (str(ch[0]),))
 

@@ -65,6 +65,8 @@ scenario "Every step" {  # trailing the head
   ann plays marshal("Hedge Knight", 2)
   bob plays pass-turn()
   bob plays rest
+  ann tries initiate-challenge("military")
+  bob tries rest()
   ann passes
   ann chooses "A Noble Cause"
   ann answers yes

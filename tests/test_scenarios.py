@@ -459,3 +459,32 @@ def test_a_failures_trace_labels_the_set_ups_events_as_the_set_ups(tmp_path):
     assert result.status == "failed" and result.setup_events == 2
     report = render_failure(result)
     assert "[set-up]" in report and "[flow]" not in report, report
+
+
+def test_a_play_tried_out_of_turn_is_refused_with_its_rule_and_a_legal_one_is_made(tmp_path):
+    """'ann tries PLAY': a play no decision offers, checked against its requirements where the script
+    stands; refused with the rule that refuses it, or made."""
+    setup = ('  setup {\n    create ["Hedge Knight", "Roadside Inn"] into ann.draw-deck\n'
+             '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n    set active-player = bob\n  }\n')
+    refused = run(tmp_path, scenario(setup + '  ann tries initiate-challenge("military")\n'
+                                     '  expect refused 4.2 "Only the active player may initiate a challenge."\n'
+                                     '  expect not ann.initiated-military'))
+    assert refused.status == "passed", refused.failures
+    made = run(tmp_path, scenario(setup + '  ann tries initiate-challenge("military")\n'
+                                  '  bob tries initiate-challenge("power")\n'
+                                  '  expect bob.initiated-power\n'
+                                  '  expect refused 4.2'))
+    # the last try was made: the refusal before it is not 'the last refused play'
+    assert made.status == "failed"
+    (failure,) = made.failures
+    assert "no play was refused" in str(failure)
+    assert any(e.kind == "play" and e.text == "bob plays initiate-challenge(power)" for e in made.trace)
+
+
+def test_a_tried_play_is_checked_as_a_scripted_play_is(tmp_path):
+    text = scenario('  cara tries initiate-challenge("military")\n'
+                    '  ann tries initiate-chalenge("military")\n'
+                    '  ann tries initiate-challenge("military", 2)\n'
+                    '  ann tries initiate-challenge(5)')
+    codes = [(code, line) for code, line, _, _ in found(tmp_path, text)]
+    assert ("C005", 3) in codes and ("C006", 4) in codes and ("C009", 5) in codes and ("C018", 6) in codes

@@ -194,7 +194,7 @@ def _more_constructs() -> list:
 RULE_CONSTRUCTS = RULE_CONSTRUCTS + _more_constructs()
 
 SCENARIO_STEPS = [
-    ("Script", "plays", "plays"), ("Script", "passes", "passes"), ("Script", "chooses", "chooses"),
+    ("Script", "plays", "plays"), ("Script", "tries", "tries"), ("Script", "passes", "passes"), ("Script", "chooses", "chooses"),
     ("Script", "answers", "answers"), ("Script", "orders", "orders"), ("Script", "force dice", "force-dice"),
     ("Script", "force order", "force-order"), ("Script", "force pick", "force-pick"), ("Script", "run", "run"),
     ("Script", "run ... to", "run-to"), ("Script", "play the game", "play-game"),

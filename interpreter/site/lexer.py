@@ -142,7 +142,7 @@ class ScenarioLexer(LudexLexer):
             (r"(play)(\s+)(the)(\s+)(game)" + _POST, bygroups(Keyword, Whitespace, Keyword, Whitespace, Keyword)),
             (r"(force)(\s+)(dice|order|pick)" + _POST, bygroups(Keyword, Whitespace, Keyword)),
             (r"(expect)(\s+)(winner|no\s+winner|eliminated|offered)" + _POST, bygroups(Keyword, Whitespace, Keyword)),
-            (_words(("expect", "setup", "plays", "passes", "answers", "players", "format")), Keyword),
+            (_words(("expect", "setup", "plays", "tries", "passes", "answers", "players", "format")), Keyword),
             (_words(("yes", "no")), Keyword.Constant),
             inherit,
         ],
