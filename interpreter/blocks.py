@@ -218,14 +218,21 @@ class BlockWriter:
             self.scope = scope
 
     def b_Repeat(self, s, ind):
-        lines = [f"{ind}while True:"] + self.nested(s.body, ind + "    ", 1)
+        lines = [f"{ind}while True:"] + self.nested(s.body, ind + "    ", 1) + self.empty_turn(s, ind + "    ")
         if s.until is not None:
             lines += [f"{ind}    _S = {self.enclosing}", f"{ind}    if {self.test(s.until)}:", f"{ind}        break"]
         return lines
 
     def b_While(self, s, ind):
         return ([f"{ind}while {self.test(s.condition)}:"] + self.nested(s.body, ind + "    ", 1)
-                + [f"{ind}    _S = {self.enclosing}"])
+                + self.empty_turn(s, ind + "    ") + [f"{ind}    _S = {self.enclosing}"])
+
+    def empty_turn(self, s, ind) -> list:
+        """A loop with nothing in it counts each of its turns as a step (its statements count
+        otherwise), so that one that never ends meets the step budget instead of hanging."""
+        if s.body:
+            return []
+        return [f"{ind}_G.steps += 1", f"{ind}if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)"]
 
     def b_Move(self, s, ind):
         """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, its title hidden
