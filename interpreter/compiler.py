@@ -662,6 +662,9 @@ class Compiler:
     def s_Repeat(self, s):
         body, until = self.block(s.body), self.expr(s.until) if s.until else None
 
+        if not s.body:
+            body = _empty_turn
+
         def repeat(f):
             while True:
                 body(f)
@@ -671,6 +674,8 @@ class Compiler:
 
     def s_While(self, s):
         condition, body = self.expr(s.condition), self.block(s.body)
+        if not s.body:
+            body = _empty_turn
 
         def while_(f):
             while condition(f):
@@ -843,6 +848,8 @@ class Compiler:
                         else:
                             game.attempt(choice, rule)
                     except Violation as refused:
+                        if refused.state is None:       # the state it was tried in: nothing applied
+                            refused.state = game.state.snapshot()
                         if not game.may_choose_again(refused, player):
                             raise
                         i -= 1                  # refused and taken back: the same player chooses again
@@ -870,6 +877,11 @@ class Compiler:
         def turn(f):
             game = f.game
             player = player_of(f)
+            if type(player) is Player and player.eliminated:
+                # out of the game: no turn (a 'for each' over the players listed before the
+                # elimination still names them)
+                game.record(f.rule, "log", f"{player} is out of the game: no turn", player)
+                return
             actions = game.actions
             prompt = f"{player}'s turn"
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
@@ -877,6 +889,8 @@ class Compiler:
                 used, made = set(), 0
                 names = part.actions
                 while True:
+                    if getattr(player, "eliminated", False):
+                        break               # eliminated during the turn: it ends here
                     if limited and made >= part.n:
                         break
                     if used and not part.repeats:
@@ -903,6 +917,8 @@ class Compiler:
                         else:
                             game.attempt(choice, f.rule)
                     except Violation as refused:
+                        if refused.state is None:       # the state it was tried in: nothing applied
+                            refused.state = game.state.snapshot()
                         if not game.may_choose_again(refused, player):
                             raise
                         continue                # refused and taken back: the player chooses again
@@ -1027,8 +1043,12 @@ class Compiler:
             game = f.game
             winners = as_list(players(f))
             game.winners = winners
-            game.record(f.rule, "win", f"{words(winners) if len(winners) != 1 else winners[0]} "
-                        f"win{'s' if len(winners) == 1 else ''} the game", f.actor)
+            if not winners:         # 'win' of an empty list or none: the game ends with no winner
+                text = "the game ends with no winner (a draw)"
+            else:
+                text = (f"{words(winners) if len(winners) != 1 else winners[0]} "
+                        f"win{'s' if len(winners) == 1 else ''} the game")
+            game.record(f.rule, "win", text, f.actor)
             raise GameOver(winners)
         return win
 
@@ -1072,6 +1092,15 @@ def _forced_order(cards, titles):
                 remaining.remove(card)
                 break
     return ordered + remaining
+
+
+def _empty_turn(f):
+    """A turn of a loop with nothing in it: a step (``BlockWriter.empty_turn``), so that a loop that
+    never ends meets the step budget instead of hanging."""
+    game = f.game
+    game.steps += 1
+    if game.steps > game.step_budget:
+        raise game.over_budget(f.rule)
 
 
 def bounded(f, bound_name, value, what, span):

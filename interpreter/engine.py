@@ -81,6 +81,11 @@ class Game:
         #: after every step (a rule with a procedure), cards, supplies and counters are checked
         self.check_invariants = check_invariants
         self.depth = 0
+        #: what runs inside what, outermost first (a rule's id, or ``"when EVENT"`` in a rule for a
+        #: trigger, ``"whenever"`` for a state check): the loop a nesting error names
+        self.running: list = []
+        #: the loop found where Python's stack ran out, reported by the outermost rule
+        self._loop_found: Optional[str] = None
         self.simultaneous = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
@@ -275,7 +280,7 @@ class Game:
 
     # -- decisions
     def decide(self, decision: Decision):
-        if not decision.options and decision.kind not in ("may", "number"):
+        if not decision.options and decision.kind != "may":      # (a number from 3 to 1: none either)
             raise self.error(f"{decision.player} must choose ({decision.prompt or decision.kind}) but has no "
                              "option", decision.rule, decision.span)
         answer = self.agent(self, decision)
@@ -313,20 +318,18 @@ class Game:
         except RecursionError:
             # A last guard: rules are limited to NESTING_LIMIT deep and values may not read
             # themselves (S070), so only Python's own stack limit is left to meet here.
-            raise self.error("the rules nest deeper than Python's stack allows: a rule, value or "
-                             "trigger keeps starting itself", "") from None
+            found, self._loop_found = self._loop_found, None
+            rule, span = self._loop_at if found else ("", None)
+            raise self.error("the rules nest deeper than Python's stack allows: "
+                             f"{found or 'a rule, value or trigger keeps starting itself'}", rule, span) from None
         return self.winners
 
     def run_rule(self, rule_id: str, frame: Optional[Frame] = None):
         rule = self.gamedef.rules.get(rule_id)
         if rule is None:
             raise self.error(f"there is no rule {rule_id}", frame.rule if frame else "")
-        self.depth += 1
-        if self.depth > NESTING_LIMIT:
-            self.depth = 0
-            raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: rule {rule_id} "
-                             "keeps running itself", rule_id, rule.span)
         try:
+            self.enter(rule_id, rule_id, rule.span)
             self.exercised.add(rule_id)
             body = self.rule_bodies.get(rule_id)
             if body is not None:
@@ -348,13 +351,50 @@ class Game:
             else:
                 self.run_sequence(self.children[rule_id], frame)
         except RecursionError:
-            if self.depth > 1:
-                raise               # the outermost rule reports it, with the stack unwound
-            raise self.error("the rules nest deeper than Python's stack allows: a value that reads itself "
-                             "without end, or a rule or trigger that keeps starting itself", rule_id,
-                             rule.span) from None
+            self.out_of_stack(rule_id, rule.span)
         finally:
-            self.depth -= 1
+            self.leave()
+
+    def enter(self, what: str, rule: str, span):
+        """One level deeper: a rule run, a trigger's body or a state check's. Past ``NESTING_LIMIT`` an
+        error naming the rule and the loop that keeps starting itself."""
+        self.depth += 1
+        self.running.append(what)
+        if self.depth > NESTING_LIMIT:
+            raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
+                             f"{self.loop_words()}", rule, span)
+
+    def leave(self):
+        self.depth -= 1
+        self.running.pop()
+
+    def loop_words(self) -> str:
+        """The loop at the top of ``running`` in words: ``rule 2 (when ping) runs rule 3, which starts
+        rule 2 (when ping) again``; or the innermost thing running, when nothing repeats."""
+        running = self.running
+        if not running:
+            return "a rule keeps starting itself"
+        last = running[-1]
+        for j in range(len(running) - 2, -1, -1):
+            if running[j] == last:
+                cycle = running[j:]
+                if len(cycle) == 2:
+                    return f"{_running_words(last)} keeps starting itself"
+                inner = ", which runs ".join(_running_words(w) for w in cycle[1:-1])
+                return f"{_running_words(last)} runs {inner}, which starts {_running_words(last)} again"
+        return f"{_running_words(last)} keeps starting rules inside each other"
+
+    def out_of_stack(self, rule: str, span):
+        """Python's stack ran out (``RecursionError``) while ``rule`` ran: the innermost level notes
+        the loop; the outermost reports it (the stack unwound)."""
+        if self._loop_found is None:
+            self._loop_found = self.loop_words()
+            self._loop_at = (rule, span)
+        if self.depth > 1:
+            raise
+        found, (rule, span) = self._loop_found, self._loop_at
+        self._loop_found = None
+        raise self.error(f"the rules nest deeper than Python's stack allows: {found}", rule, span) from None
 
     def run_sequence(self, ids: list[str], frame: Optional[Frame] = None):
         """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there.
@@ -414,29 +454,43 @@ class Game:
             raise GameOver(self.winners or [])
 
     def run_triggers(self, handlers, kind: str, rule: str, args: tuple):
-        """Run the triggers listening to an event (``emit``), in the order the rules give them."""
-        for trigger, body, iterable, title in handlers:
-            params = trigger.event.params
-            if title is not None:       # a card's ability
-                if kind != "named":
-                    # a card's ability on a milestone: every copy of the card that is in play
-                    for card in self.cards_in_play():
-                        if card.title == title:
-                            self.exercised.add(rule)
-                            body(Frame(self, {}, rule, card, acting(card.owner)))
-                    continue
-                if not args or not isinstance(args[0], Card) or args[0].title != title:
-                    continue
-                frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
-            else:
-                frame = Frame(self, dict(zip(params, args)), trigger.rule)
-            self.exercised.add(frame.rule)
-            if iterable is not None:
-                for item in list(iterable(frame)):
-                    frame.vars[trigger.var] = item
+        """Run the triggers listening to an event (``emit``), in the order the rules give them. Each
+        runs one level deeper (``enter``): a trigger whose event its own effect makes happen again is
+        stopped at the nesting limit, named."""
+        running = self.running
+        for trigger, body, iterable, title, (label, cited) in handlers:
+            self.depth += 1
+            running.append(label)
+            try:
+                if self.depth > NESTING_LIMIT:
+                    raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
+                                     f"{self.loop_words()}", cited, trigger.span)
+                params = trigger.event.params
+                if title is not None:       # a card's ability
+                    if kind != "named":
+                        # a card's ability on a milestone: every copy of the card that is in play
+                        for card in self.cards_in_play():
+                            if card.title == title:
+                                self.exercised.add(rule)
+                                body(Frame(self, {}, rule, card, acting(card.owner)))
+                        continue
+                    if not args or not isinstance(args[0], Card) or args[0].title != title:
+                        continue
+                    frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
+                else:
+                    frame = Frame(self, dict(zip(params, args)), trigger.rule)
+                self.exercised.add(frame.rule)
+                if iterable is not None:
+                    for item in list(iterable(frame)):
+                        frame.vars[trigger.var] = item
+                        body(frame)
+                else:
                     body(frame)
-            else:
-                body(frame)
+            except RecursionError:
+                self.out_of_stack(cited, trigger.span)
+            finally:
+                self.depth -= 1
+                running.pop()
 
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
@@ -556,7 +610,7 @@ class Game:
             return
         action = self.actions.get(play.action)
         if action is None:
-            raise Violation(rule, f"there is no play called {play.action}", play)
+            raise Violation(rule, f"there is no play called {play.action}", play, state=self.state.snapshot())
         try:
             refusal = action.refusal(self, play.player, play.args)
         except LudexError:
@@ -566,6 +620,7 @@ class Game:
         if refusal is None:
             refusal = action.outside_choices(self, play.player, play.args)
         if refusal is not None:
+            refusal.state = self.state.snapshot()       # the state it was tried in
             raise refusal
         self.record(action.rule_of_play(), "play", f"{play.player} plays {play.describe()}", play.player,
                     action=play.action, args=[_words(a) for a in play.args])
@@ -681,15 +736,48 @@ class CompiledAction:
         self.perform(game, player, play.args)
 
 
+def _running_words(what: str) -> str:
+    """An entry of ``Game.running`` in words: ``rule 2``, ``rule 2's trigger (when ping)``, ``Bell's
+    ability (when revealed)``: each is written so when it is pushed, but a rule's id."""
+    return what if " " in what else f"rule {what}"
+
+
+def _trigger_label(trigger: A.Trigger, title) -> tuple[str, str]:
+    """How a trigger is named in ``Game.running`` (``rule 2's trigger (when ping)``), and the rule an
+    error in it cites (a card's ability: the card's title)."""
+    e = trigger.event
+    event = e.name if e.kind == "named" else f"{e.kind} {e.milestone} {e.name}".strip()
+    if title is not None:
+        return f"{title}'s ability (when {event})", title
+    return f"rule {trigger.rule}'s trigger (when {event})", trigger.rule
+
+
 def _play_words(play: Play) -> tuple[str, dict]:
     """A play event's text and data: ``ann plays marshal(Arya Stark)``."""
     return (f"{_name(play.player)} plays {play.describe()}",
             {"action": play.action, "args": [_words(a) for a in play.args]})
 
 
-def _poll(compiler: "Compiler", check: A.Check):
+def _nested(check: A.Check, body):
+    """A state check's body run one level deeper (``Game.enter``): a check whose own effect makes its
+    condition become true again is stopped at the nesting limit, named."""
+    label = f"rule {check.rule}'s state check"
+
+    def run(frame):
+        game = frame.game
+        try:
+            game.enter(label, check.rule, check.span)
+            body(frame)
+        except RecursionError:
+            game.out_of_stack(check.rule, check.span)
+        finally:
+            game.leave()
+    return run
+
+
+def _poll(compiler: "Compiler", check: A.Check, body):
     """A state check's ``poll`` made of closures (when its condition is not written as source)."""
-    condition, body = compiler.expr(check.condition), compiler.block(check.body)
+    condition = compiler.expr(check.condition)
     iterable = compiler.expr(check.iterable) if check.iterable else None
 
     def poll(frame):
@@ -738,9 +826,12 @@ class Program:
             key = (t.event.kind, t.event.milestone, t.event.name)
             title = t.rule[5:] if t.rule.startswith("card:") else None      # a card's ability: the card's title
             self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None,
-                                                      title))
+                                                      title, _trigger_label(t, title)))
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
-        self.checks = [(ch, c.writer.state_check(ch, c.block(ch.body)) or _poll(c, ch)) for ch in g.checks]
+        self.checks = []
+        for ch in g.checks:
+            body = _nested(ch, c.block(ch.body))
+            self.checks.append((ch, c.writer.state_check(ch, body) or _poll(c, ch, body)))
         #: for each state check, the names its condition and items read (``reads.py``), or None
         self.check_reads = [check_reads(c, ch) for ch in g.checks]
         #: every name the state checks read, or None (``reads.watched``)

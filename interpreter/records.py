@@ -107,12 +107,14 @@ class Decision:
 
 @dataclass
 class Violation(Exception):
-    """A play the rules refuse: the rule it breaks, the rules' own words, and the play."""
+    """A play the rules refuse: the rule it breaks, the rules' own words, the play, and the state it was
+    tried in (``State.snapshot()``, taken when the engine refuses it: nothing of the play applied)."""
 
     rule: str
     message: str
     play: Optional[Play] = None
     span: Optional[A.Span] = None
+    state: Optional[dict] = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"refused by rule {self.rule}: {self.message}"

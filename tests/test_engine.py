@@ -133,7 +133,10 @@ def test_unscripted_decision_names_the_rule_and_options(tally):
     with pytest.raises(Unscripted) as exc:
         game.run()
     d = exc.value.diagnostics[0]
-    assert d.rule == "1.3" and "the options are: buy(Rope), pass" in d.hint or "pass" in d.hint
+    # the first decision: the first player's first opportunity in the trading window (1.3), where the
+    # market's goods cost more than the one coin of income but the Rope
+    assert d.rule == "1.3" and d.code == "C010"
+    assert d.hint == "the options are: buy(Rope), pass"
 
 
 def _game_from(text):
@@ -174,7 +177,10 @@ def test_a_rule_that_runs_itself_is_an_error_not_a_recursion_error():
     game = Game(_game_from(RECURSE), ["a", "b"], RandomAgent(0))
     with pytest.raises(RuntimeRuleError) as exc:
         game.run()
-    assert exc.value.diagnostics[0].rule == "1"
+    d = exc.value.diagnostics[0]
+    assert d.rule == "1"
+    # the nesting limit, not Python's stack: it names the loop
+    assert d.message == "rules run inside each other more than 200 deep: rule 1 keeps starting itself"
 
 
 def test_counter_bounds_are_enforced_with_the_rule(tally):
