@@ -6,94 +6,17 @@ In: the text of a ``board NAME "..."`` drawing (and where it sits in its file). 
 Nothing here knows a game: a board says which spaces are marked "search" or "car"; the rules say what
 that means.
 
-The drawing format
-==================
-
-A drawing is a grid in ASCII art followed (or preceded) by declaration lines::
-
-          A   B   C   D   E
-        +---+---+---+---+---+
-      1 | . | .   . : _   _ |
-        +   +---+///+---+---+
-      2 | .   .   . # .   . |
-        +---+---+---+---+---+
-          A   B   C   D   E
-    mark . outdoor
-    mark _ indoor
-    quadrant top rows 1-1
-    quadrant bottom rows 1-2 columns A-C
-
-**Columns and rows.** The first grid line names the columns: the capital letters A, B, C ... in order
-(at most 26), each standing above the middle of its column. Rows are numbered from 1 at the top; each
-row line starts with its number. A space is named by its column and row: ``A1``, ``R12``. The column
-letters may be repeated under the grid, and a row's number after its right edge, to help the reader
-of a wide board.
-
-**Posts and cells.** Separator lines run between the rows and around the grid: a ``+`` post at every
-corner (every fourth character), and between two posts the three characters of the line under the
-space above. On a row line, between two posts' positions, a space is three characters wide; the
-character at each post's position is the line between two neighbouring spaces.
-
-**Edges.** The line between two orthogonally neighbouring spaces is one of:
-
-=========  ===================  ==================  =====================================================
-kind       between columns      between rows        meaning (``EDGE_KINDS``)
-=========  ===================  ==================  =====================================================
-open       ``' '``              ``'   '``           nothing there
-wall       ``|``                ``---``             solid: blocks sight, movement and attack
-door       ``/``                ``///``             hollow: blocks sight (unless someone is beside it);
-                                                    free to move through
-window     ``:``                ``:::``             dashed blue: does not block sight; costs an action
-hedge      ``#``                ``###``             dashed black: blocks sight; costs an action
-=========  ===================  ==================  =====================================================
-
-The board's outer edge is drawn as a wall (``|`` at the left and right, ``---`` at the top and bottom)
-and is reported as the edge kind ``outside``: it blocks everything.
-
-**Marks.** The characters inside a space (up to three; spaces ignored) are marks, each declared once
-in the drawing by a line ``mark SYMBOL TAG ...``. A tag is a word (``outdoor``) or a word and a value
-(``search=red``, ``car=blue``). A space carries every tag of every mark in it; two marks giving one
-word two different values in the same space are an error. The symbols ``+ | - / : #`` draw the grid
-and cannot be marks. A space with no marks is still a space.
-
-**Quadrants.** ``quadrant NAME rows FIRST-LAST [columns FIRST-LAST]`` declares a named part of the
-board (every column when ``columns`` is left out; a range may be one row or column: ``rows 12``).
-Quadrants may overlap: the Halloween board's middle row belongs to a top and a bottom quadrant.
-Repeating a name adds another rectangle to that quadrant.
-
-**Other lines.** Lines starting with ``--`` are comments, wherever they stand. Blank lines may stand
-before and after the grid but not inside it: the grid is one block of lines, from the column letters
-to the bottom edge (and the letters repeated under it). Tabs are refused: alignment matters.
-
-**Errors.** A drawing that breaks a rule raises ``SourceError`` with one ``Diagnostic`` (codes B001 to
-B019) at the line and column of the fault, e.g. ``'x' is not a line between columns``. Without a
-``span`` the position is counted inside the drawing (path ``<board>``, line 1 is its first line).
-Given the ``span`` of the ``board`` declaration (or of its text), ``Board.parse`` finds the drawing's
-lines in that file, from the span's line on, so that the position is the one a reader of the ``.ludex``
-file sees, even when the drawing reached it with its common indentation and blank outer lines taken
-away. If the file cannot be read, ``span`` is taken to be the position of the drawing's first
-character. ``Board.from_literal`` takes a string literal as written (quotes included) and its span.
-
-Geometry
-========
-
-**Facing** is one of ``north`` (towards row 1, the top of the drawing), ``east`` (towards later
-letters), ``south`` and ``west``; never diagonal.
-
-**Line of sight** from a space facing one way: the spaces from the one in front, straight ahead, up to
-the first edge that blocks sight or the board's edge; the viewer's own space is not in it. Windows and
-open edges let sight through; walls, hedges and the outside stop it; a door stops it unless one of
-the two spaces beside the door is in ``beside`` (the Halloween rule "unless a Victim is adjacent").
-
-**Movement** crosses an edge when its kind is in ``through``, by default ``open`` and ``door`` (the
-edges that are free to move through). Windows and hedges cost an action: rules that let a figure
-cross one say so by adding ``window`` or ``hedge`` to ``through`` or by testing ``edge``.
-
-Rows of cards
-=============
-
-A ``row`` zone keeps its cards left to right (``cards[0]`` is the left end); the row built-ins read a
-row zone or a plain list the same way.
+The drawing format, the geometry (facing, line of sight, movement) and rows of cards are described
+for rules writers in ``docs/boards.md``; the built-ins below carry their own documentation, which the
+rules site's built-ins page shows. In short: a grid in ASCII art, ``+`` posts every fourth character,
+the line between two spaces drawn as ``' '`` open, ``|``/``---`` wall, ``/``/``///`` door, ``:``/``:::``
+window, ``#``/``###`` hedge (``EDGE_KINDS``); marks inside a space declared by ``mark SYMBOL TAG``
+lines; ``quadrant NAME rows A-B [columns C-D]`` lines. A drawing that breaks the format raises
+``SourceError`` with one ``Diagnostic`` (B001 to B019) at the fault's line and column in the file:
+given the ``span`` of the ``board`` declaration, ``Board.parse`` finds the drawing's lines in that
+file, so that the position is the one a reader sees even when the drawing reached it dedented (without
+a span, the position is counted inside the drawing, path ``<board>``). ``Board.from_literal`` takes a
+string literal as written (quotes included) and its span.
 """
 
 from __future__ import annotations

@@ -374,7 +374,7 @@ RANGE_LIMIT = 100_000
 
 @builtin("range", 2, returns="list")
 def number_range(game, low, high):
-    """The whole numbers from ``low`` to ``high``, both included (at most ``RANGE_LIMIT`` of them)."""
+    """The whole numbers from ``low`` to ``high``, both included (at most 100,000 of them)."""
     _number("range", low)
     _number("range", high)
     if high - low + 1 > RANGE_LIMIT:

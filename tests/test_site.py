@@ -342,6 +342,35 @@ def test_language_guide_shows_every_construct_with_an_example_from_the_bundled_g
     assert 'class="language-ludex-scenario highlight"' in scen and 'id="examples"' in scen
 
 
+def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(site):
+    """The built-ins page is made from the built-ins: each name and function, its arguments (optional
+    ones bracketed) and its documentation; the boards page is docs/boards.md."""
+    from interpreter.builtins import BUILTINS, CONSTANTS
+    page = html.unescape(read(site, "guide/builtins.md"))
+    for name in list(BUILTINS) + list(CONSTANTS):
+        assert f"<code>{name}" in page, name
+    assert "<code>line-of-sight(board, s, facing[, beside])</code>" in page
+    assert "<code>spaces-within(board, s, n[, avoid][, through])</code>" in page
+    assert "<code>sum(args, ...)</code>" in page
+    assert "``" not in page                                 # the docstrings' markup made Markdown
+    boards = read(site, "guide/boards.md")
+    assert "Boards and rows" in boards and "quadrant NAME rows FIRST-LAST" in html.unescape(boards)
+
+
+def test_the_boards_guide_draws_each_edge_kind_as_the_board_reads_it():
+    """docs/boards.md's table of lines against ``EDGE_KINDS``: the guide cannot teach a character the
+    board does not read."""
+    from interpreter.board import EDGE_KINDS
+    from interpreter.site.build import docs_source
+    text = (docs_source() / "boards.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| ")}
+    for kind in EDGE_KINDS.values():
+        if kind.name in ("open", "outside"):
+            continue
+        column = kind.column_char.replace("|", "\\|")
+        assert f"| {kind.name} | `{column}` | `{kind.row_chars}` |" in rows[kind.name], kind.name
+
+
 def test_lexers_are_registered_and_never_fail_on_the_bundled_sources():
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     from pygments.token import Error

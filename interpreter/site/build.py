@@ -129,7 +129,8 @@ def navigation(games: list) -> list:
         if game.game is not None:
             children.append({"Coverage": game.coverage_page})
         nav.append({esc(game.title): children})
-    nav.append({"Language guide": ["guide/language.md", "guide/scenarios.md"]})
+    nav.append({"Language guide": ["guide/language.md", "guide/scenarios.md", "guide/boards.md",
+                                   "guide/builtins.md"]})
     return nav
 
 

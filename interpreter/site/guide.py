@@ -360,4 +360,56 @@ def guide_pages(games: list, docs_src: Optional[Path]) -> dict:
         else:
             text = f"# The Ludex {'rules' if name == 'language' else 'scenario'} language\n"
         pages[page] = text.rstrip() + "\n\n" + examples_section(page, found, constructs, lexer, language, intro)
+    boards = docs_src / "boards.md" if docs_src else None
+    if boards is not None and boards.is_file():
+        pages["guide/boards.md"] = tag_fences(boards.read_text(encoding="utf-8"))
+    pages["guide/builtins.md"] = builtins_page()
     return pages
+
+
+#: The sections of the built-ins page, each with the test that puts a built-in in it.
+_BUILTIN_SECTIONS = (
+    ("Players, zones, cards and lists", lambda b: b.fn.__module__.endswith(".builtins")),
+    ("Rows", lambda b: b.name in ("left-end", "right-end") or b.name.startswith("row-")),
+    ("Boards", lambda b: True),
+)
+
+
+def builtin_signature(b) -> str:
+    """``line-of-sight(board, s, facing[, beside])``: the parameters the rules give (the game is the
+    engine's), optional ones in brackets, any number of them with an ellipsis."""
+    import inspect
+    params = [p for p in inspect.signature(b.fn).parameters.values()][1:]
+    names = [p.name.replace("_", "-") for p in params]
+    if b.max_args is None:
+        return f"{b.name}({names[0]}, ...)"
+    required, optional = names[:b.min_args], names[b.min_args:b.max_args]
+    return f"{b.name}({', '.join(required)}" + "".join(f"[, {n}]" for n in optional) + ")"
+
+
+def builtins_page() -> str:
+    """``guide/builtins.md``: every built-in name and function the rules may call, with its arguments,
+    what it gives and its own documentation, made from the built-ins themselves."""
+    from ..builtins import BUILTINS, CONSTANTS
+    from .. import board  # noqa: F401  (registers the board and row built-ins)
+
+    def entry(heading: str, b) -> list:
+        doc = " ".join(b.doc.split()).replace("``", "`")
+        gives = f" Gives: {b.returns}." if b.returns != "any" else ""
+        return [f"### `{heading}`", "", doc + gives, ""]
+
+    lines = ["# Built-ins", "",
+             "The names and functions every game's rules may use. They are generic (player order, zones, "
+             "lists, arithmetic, grid geometry, rows of cards): a game's rules say what they mean for it. "
+             "The board drawings they read are described in [Boards and rows](boards.md).", "",
+             "## Names", ""]
+    for b in CONSTANTS.values():
+        lines += entry(b.name, b)
+    placed: set = set()
+    for title, belongs in _BUILTIN_SECTIONS:
+        members = [b for b in BUILTINS.values() if b.name not in placed and belongs(b)]
+        placed.update(b.name for b in members)
+        lines += [f"## {title}", ""]
+        for b in members:
+            lines += entry(builtin_signature(b), b)
+    return "\n".join(lines).rstrip() + "\n"
