@@ -200,6 +200,11 @@ SCENARIO_MISTAKES = {
     "a run of several rules reads: run 3.1 to 3.4": [
         'scenario "s" { run 3.1 3.4 }',
     ],
+    "a line starting with a name is a player's: ann plays ..., ann passes, ann chooses ...; the words a "
+    "refusal expects are in quotes: expect refused 3.2 \"Only the active player ...\"": [
+        'scenario "s" { expect refused 1 Only }',
+        'scenario "s" { expect refused 1 Only the active player }',
+    ],
 }
 
 _MISTAKES_OF = {"rules": MISTAKES, "scenario": SCENARIO_MISTAKES}
