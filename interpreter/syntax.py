@@ -178,6 +178,14 @@ MISTAKES = {
 }
 
 
+#: A scenario's line that begins with a word no keyword is: a player's line (with a misspelt keyword
+#: instead, ``expct winner ann``, the keyword is suggested: ``_misspelled_step``).
+PLAYERS_LINE = ("a line starting with a name is a player's: ann plays ..., ann passes, ann chooses ...; the "
+                "words a refusal expects are in quotes: expect refused 3.2 \"Only the active player ...\"")
+#: The words that begin a scenario's lines (but a player's).
+SCENARIO_WORDS = ("question", "answer", "cite", "tags", "players", "format", "setup", "board", "force",
+                  "run", "play", "expect")
+
 #: The same for scenario files: the mistakes a judge makes writing a scenario's lines.
 SCENARIO_MISTAKES = {
     "'==' compares: write expect ann.gold == 5 ('=' only appears in a set-up's 'set' and 'let')": [
@@ -200,8 +208,7 @@ SCENARIO_MISTAKES = {
     "a run of several rules reads: run 3.1 to 3.4": [
         'scenario "s" { run 3.1 3.4 }',
     ],
-    "a line starting with a name is a player's: ann plays ..., ann passes, ann chooses ...; the words a "
-    "refusal expects are in quotes: expect refused 3.2 \"Only the active player ...\"": [
+    PLAYERS_LINE: [
         'scenario "s" { expect refused 1 Only }',
         'scenario "s" { expect refused 1 Only the active player }',
     ],
@@ -418,8 +425,8 @@ def _expected_words(expected, start: str = "rules") -> str:
         expected -= _EXPRESSION_START
         words.append("an expression")
     words += sorted({_describe(spelled[t], start) for t in expected} - {""})
-    if len(words) > 10:
-        words = words[:10] + ["..."]
+    if len(words) > 20:
+        words = words[:20] + ["..."]
     return ", ".join(words)
 
 
@@ -469,6 +476,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -
         width = max(1, len(str(token))) if "\n" not in str(token) else 1
         if label == ASSIGNMENT and str(token) != "=":
             label = _misspelled_statement(text, offset)
+        elif label == PLAYERS_LINE:
+            label = _misspelled_step(text, offset) or label
     # A bracket that was never closed: say where it opened, at the end of the file, at the next
     # top-level item, or at a closing bracket of another kind.
     closing = str(token) if token is not None and not at_end else ""
@@ -525,6 +534,18 @@ def _misspelled_statement(text: str, offset: int) -> str:
             return f"'{match.group(1)}' is not a keyword; did you mean '{STATEMENT_WORDS[close[0]]}'?"
     return ("a statement starts with a keyword such as set, let, if, for each, run or return to; "
             "assignment is written 'set TARGET = VALUE'")
+
+
+def _misspelled_step(text: str, offset: int) -> str:
+    """A scenario's line began with a word resembling one of its keywords (``expct``): suggest it."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    match = re.match(r"[ \t]*([A-Za-z_][A-Za-z0-9_-]*)", text[line_start:offset])
+    if match:
+        import difflib
+        close = difflib.get_close_matches(match.group(1), SCENARIO_WORDS, n=1, cutoff=0.6)
+        if close:
+            return f"'{match.group(1)}' is not a keyword; did you mean '{close[0]}'?"
+    return ""
 
 
 _RULE_HEAD = re.compile(r'^[ \t]*rule\s+([0-9A-Za-z.\-]+)', re.M)

@@ -92,3 +92,26 @@ def test_every_scenario_mistake_snippet_fails_and_is_diagnosed_with_its_own_help
     [d] = caught.value.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E002", 3, 19)
     assert d.hint.startswith("'==' compares")
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("expct winner ann", "'expct' is not a keyword; did you mean 'expect'?"),
+    ("setpu { }", "'setpu' is not a keyword; did you mean 'setup'?"),
+    ('qeustion "Who wins?"', "'qeustion' is not a keyword; did you mean 'question'?"),
+    ("expect refused 3.2 Only", SCENARIO_MISTAKES and next(iter(
+        label for label in SCENARIO_MISTAKES if label.startswith("a line starting with a name")))),
+])
+def test_a_misspelt_scenario_keyword_is_suggested_and_a_players_line_explained(line, hint):
+    with pytest.raises(SourceError) as caught:
+        parse_scenarios(f'scenario "s" {{\n  players ann, bob\n  {line}\n}}\n', "s.scenario")
+    [d] = caught.value.diagnostics
+    assert d.hint == hint
+
+
+def test_a_syntax_error_lists_every_kind_of_line_that_may_stand_there():
+    """At a scenario's line, the 13 words that begin one and a player's name: none cut off by '...'."""
+    with pytest.raises(SourceError) as caught:
+        parse_scenarios('scenario "s" {\n  players ann, bob\n  5\n}\n', "s.scenario")
+    [d] = caught.value.diagnostics
+    assert "..." not in d.expected and "'setup'" in d.expected and "'tags'" in d.expected
+    assert d.expected.endswith("a name")
