@@ -458,7 +458,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str, start: str) -
         label = _CHARACTER_HINTS.get(character, label)
     else:
         offset = token.start_pos if token.start_pos is not None else len(text)
-        word = _WORD_BEFORE.search(text, 0, offset) if label == ASSIGNMENT else None
+        word = _word_before(text, offset) if label == ASSIGNMENT else None
         if word and word.group(1) in _TOP_LEVEL_WORDS:
             # 'rule 2 ...' inside a block reads as a statement beginning with the name 'rule':
             # the mistake is the '}' missing before it, so report the word itself.
@@ -522,11 +522,38 @@ _OPERATOR = re.compile(r"(?:\s|#[^\n]*|\))*([a-z]+|[^\s#)])")
 
 
 _WORD_BEFORE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z_][A-Za-z0-9_]*)*)\s*$")
+_NAME_STARTS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_STARTS | frozenset("0123456789-")
+
+
+def _word_before(text: str, offset: int):
+    """The name (``draw``, ``first-player``) that ends the text before ``offset``, but for white space
+    after it, as a match of ``_WORD_BEFORE`` (group 1 the name), or None: what
+    ``_WORD_BEFORE.search(text, 0, offset)`` finds, in time linear in the name's length. (That search
+    tries every start from the beginning of the text, each one reading on to the end of its run of
+    letters: a file with a long run of letters anywhere before the error, in a comment say, took
+    minutes to report it.)"""
+    end = offset
+    while end > 0 and text[end - 1].isspace():         # (\s, as str.isspace: Unicode white space)
+        end -= 1
+    start = end
+    while start > 0 and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    # The name begins after the last hyphen that cannot be inside one (one followed by no letter or
+    # '_', or ending the run), at the first letter or '_' from there: the leftmost start the search
+    # would have found.
+    begin = start
+    for at in range(start, end):
+        if text[at] == "-" and (at + 1 == end or text[at + 1] not in _NAME_STARTS):
+            begin = at + 1
+    while begin < end and text[begin] not in _NAME_STARTS:
+        begin += 1
+    return _WORD_BEFORE.match(text, begin, offset) if begin < end else None
 
 
 def _misspelled_statement(text: str, offset: int) -> str:
     """A statement began with a name that no keyword is: suggest the keyword it resembles."""
-    match = _WORD_BEFORE.search(text, 0, offset)
+    match = _word_before(text, offset)
     if match:
         import difflib
         close = difflib.get_close_matches(match.group(1), STATEMENT_WORDS, n=1, cutoff=0.6)

@@ -265,6 +265,42 @@ def test_fmt_and_run_refuse_a_number_too_long(tmp_path, capsys):
         assert code == 3 and "E003" in out + err and "Traceback" not in out + err, argv
 
 
+# ------------------------------------------------------------------ long runs of letters
+
+
+@pytest.mark.parametrize("where", ["comment", "name"])
+def test_a_long_run_of_letters_before_a_misspelt_statement_is_reported_at_once(where, capsys, tmp_path):
+    """The help for a statement that begins with a name (``sett score = 1``: did you mean 'set'?)
+    looked for the word before the error by searching the text from its start, which took time
+    quadratic in the length of every run of letters before it: 20,000 letters in a comment, or a name
+    that long, took minutes (found by mutation fuzzing: a name repeated into one long word)."""
+    import time
+    long = "x" * 200_000
+    body = ("  sett score = 1", "  set score = 1\n  " + long + " score = 1")[where == "name"]
+    text = MINI.replace("  let zz = EXPR", body).replace("game mini", f"# {long}\ngame mini")
+    began = time.perf_counter()
+    with pytest.raises(SourceError) as caught:
+        parse_rules(text, "long.ludex")
+    assert time.perf_counter() - began < 10
+    (d,) = caught.value.diagnostics
+    assert d.code == "E002"
+    if where == "comment":
+        assert d.hint == "'sett' is not a keyword; did you mean 'set'?"
+    rules = tmp_path / "mini.ludex"
+    rules.write_text(text, encoding="utf-8")
+    code, out, err = ludex(["check", str(rules)], capsys)
+    assert code == 3 and "error[E002]" in err and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("text", ["", "a", "  ", "a b", "first-player  ", "x--y", "a-1b", "9lives", "_a-b_ \n ",
+                                  "a-", "-a", "é ab", "a\u00a0", "a\u2028", "ab-cd-", "ab\n  cd-ef \t"])
+def test_the_word_before_an_error_is_what_the_search_found(text):
+    from interpreter.syntax import _WORD_BEFORE, _word_before
+    for offset in range(len(text) + 1):
+        found, searched = _word_before(text, offset), _WORD_BEFORE.search(text, 0, offset)
+        assert (found and (found.start(1), found.group(1))) == (searched and (searched.start(1), searched.group(1)))
+
+
 # ------------------------------------------------------------------ quoted lines and carets
 
 
