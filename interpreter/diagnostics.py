@@ -111,7 +111,8 @@ BOM = "\ufeff"
 def read_source(path) -> str:
     """The text of a user's file (rules, scenario or log), a leading byte-order mark skipped. A file
     that is not UTF-8, or holds a NUL character, raises ``SourceError`` with one E001 diagnostic at
-    its first bad byte (the line is not quoted: it is not text). A path that cannot be read (a folder, a
+    its first bad byte (the line is not quoted: it is not text); so does one whose lines end in a lone
+    carriage return, at the first. A path that cannot be read (a folder, a
     link to a file that is gone, no permission) raises ``SourceError`` with one E000 diagnostic."""
     try:
         data = Path(path).read_bytes()
@@ -123,7 +124,21 @@ def read_source(path) -> str:
         raise SourceError([_not_utf8(str(path), data, exc)]) from None
     if "\x00" in text:
         raise SourceError([_nul(str(path), text)])
-    return text[1:] if text.startswith(BOM) else text
+    text = text[1:] if text.startswith(BOM) else text
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        raise SourceError([_lone_carriage_returns(str(path), text)])
+    return text
+
+
+def _lone_carriage_returns(path: str, text: str) -> Diagnostic:
+    """E001 at the first line end of a file whose lines end in a lone carriage return (as Mac OS 9 and
+    some old editors save text). Lines end at "\n" (LF, or CR LF), so such a file reads as one line:
+    all of it after a comment on its first line would be that comment, and a rules, scenario or log
+    file would lose its contents without a word (a scenario file ran none of its scenarios)."""
+    column = text.index("\r") + 1
+    return Diagnostic("syntax", "E001", "the file's lines end in a lone carriage return (CR, byte 0x0d), "
+                      "so it would read as one line", Span(path, 1, column, 1, column + 1),
+                      hint="save the file with LF or CR LF line ends")
 
 
 def _unreadable(path: str, exc: OSError) -> Diagnostic:

@@ -151,6 +151,38 @@ def test_a_scenario_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte(tmp_
     assert (d.code, d.span.line, d.span.column) == ("E001", 2, 16)
 
 
+def test_a_file_whose_lines_end_in_a_lone_carriage_return_is_an_error_not_one_long_comment(tmp_path, capsys):
+    """Lines end at LF (or CR LF): a file saved with lone CRs read as one line, the first line's
+    comment running to its end. A scenario file's scenarios were silently not run ('ludex check' passed
+    with fewer scenarios); a rules file or a log was 'missing' its header (found by mutation fuzzing)."""
+    from interpreter.diagnostics import SourceError, read_source
+    from interpreter.project import load_game
+    from interpreter.scenarios import load_scenarios
+    scenario = tmp_path / "turns.scenario"
+    scenario.write_bytes((scenarios_dir() / "huntik" / "turns.scenario").read_bytes().replace(b"\n", b"\r"))
+    with pytest.raises(SourceError) as caught:
+        load_scenarios(load_game("huntik").game, scenario)
+    [d] = caught.value.diagnostics
+    first = scenario.read_bytes().index(b"\r")
+    assert (d.code, d.span.line, d.span.column) == ("E001", 1, first + 1)
+    log = tmp_path / "cr.log"
+    log.write_bytes(b"game agot\rplayers p1, p2\rseed 1\r")
+    assert exit_code(["check-log", "agot", str(log)]) == 3
+    err = capsys.readouterr().err
+    assert err == (f"{log}:1:10: error[E001]: the file's lines end in a lone carriage return (CR, byte 0x0d), "
+                   "so it would read as one line\n  = help: save the file with LF or CR LF line ends\n\n"
+                   "1 error found\n")
+    rules = tmp_path / "cr.ludex"
+    rules.write_bytes(b'game x "X" {\r}\r')
+    for argv in (["check", str(rules)], ["fmt", str(rules)], ["run", str(rules)]):
+        assert exit_code(argv) == 3
+        assert "error[E001]" in capsys.readouterr().err
+    # a lone CR inside a line, CR LF line ends, or one line ending in CRs are read as before
+    for text in ("game x\r\n", "# a\rb\ngame x\n", "game x\r", "game x"):
+        rules.write_bytes(text.encode())
+        assert read_source(rules) == text
+
+
 def test_the_shared_reader_positions_the_bad_byte_as_an_editor_counts_columns(tmp_path):
     from interpreter.diagnostics import SourceError, read_source
     path = tmp_path / "x.scenario"
