@@ -328,8 +328,13 @@ class Game:
         rule = self.gamedef.rules.get(rule_id)
         if rule is None:
             raise self.error(f"there is no rule {rule_id}", frame.rule if frame else "")
+        # (``enter`` and ``leave``, written in place: every rule run passes here)
+        self.depth += 1
+        self.running.append(rule_id)
         try:
-            self.enter(rule_id, rule_id, rule.span)
+            if self.depth > NESTING_LIMIT:
+                raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
+                                 f"{self.loop_words()}", rule_id, rule.span)
             self.exercised.add(rule_id)
             body = self.rule_bodies.get(rule_id)
             if body is not None:
@@ -353,7 +358,8 @@ class Game:
         except RecursionError:
             self.out_of_stack(rule_id, rule.span)
         finally:
-            self.leave()
+            self.depth -= 1
+            self.running.pop()
 
     def enter(self, what: str, rule: str, span):
         """One level deeper: a rule run, a trigger's body or a state check's. Past ``NESTING_LIMIT`` an

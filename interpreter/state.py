@@ -18,6 +18,8 @@ _BOUNDS_TESTS: dict = {}
 def words(value) -> str:
     """How the trace writes a value: ``none``, ``yes``, ``no``, ``[a, b]``, ``""`` for empty text (which
     would otherwise print as nothing at all), or its ``str``."""
+    if type(value) is str:
+        return value or '""'
     if value is None:
         return "none"
     if value is True:
@@ -26,8 +28,6 @@ def words(value) -> str:
         return "no"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(words(v) for v in value) + "]"
-    if value == "":
-        return '""'
     return str(value)
 
 
