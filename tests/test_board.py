@@ -692,9 +692,11 @@ def test_haddonfield_draws_again_the_same(haddonfield):
 
 
 def test_the_example_in_the_format_description_parses():
-    import interpreter.board as module
-    doc = module.__doc__
-    example = doc[doc.index("::\n") + 3: doc.index("**Columns and rows.**")]
+    """The drawing docs/boards.md teaches the format with is a board, and means what it says."""
+    from interpreter.site.build import docs_source
+    doc = (docs_source() / "boards.md").read_text(encoding="utf-8")
+    start = doc.index("```text\n") + len("```text\n")
+    example = doc[start: doc.index("```", start)]
     b = Board.parse(example)
     assert b.spaces[-1] == "E2" and b.edge("C1", "D1") == "window" and b.edge("C1", "C2") == "door"
     assert b.quadrants("A2") == ["bottom"] and b.quadrants("A1") == ["top", "bottom"]
