@@ -339,10 +339,13 @@ class Game:
             body = self.rule_bodies.get(rule_id)
             if body is not None:
                 actor = frame.actor if frame is not None else ""
+                began = len(self.events)
                 try:
                     body(Frame(self, {}, rule_id, None, actor))
                 except SkipStep:
-                    self.record(rule_id, "skip", f"step {rule_id} is skipped", actor)
+                    # (once something of the step has happened, only the rest of it is skipped)
+                    self.record(rule_id, "skip", f"{'step' if len(self.events) == began else 'the rest of step'} "
+                                f"{rule_id} is skipped", actor)
                 if self.check_invariants and self._invariants_at != self.version:
                     self._invariants_at = self.version      # unchanged since the last look: still sound
                     moved = self._cards_checked_at != self.cards_moved

@@ -333,7 +333,7 @@ def test_return_to_from_inside_nested_loops_goes_on_at_that_step_and_skip_ends_o
         ("3.3", "goto", "go to step 3.2"),
         ("3.2", "change", "laps: 1 -> 2"),
         ("3.3", "change", "inner: 2 -> 3"), ("3.3", "change", "inner: 3 -> 4"),
-        ("3.3", "skip", "step 3.3 is skipped"),
+        ("3.3", "skip", "the rest of step 3.3 is skipped"),      # after its changes: the rest
         ("3.4", "log", "3.4"),
     ]
 
