@@ -451,6 +451,10 @@ class Runner:
             # A play no decision offers (out of turn, outside any window): checked against its
             # requirements now, made if they hold, refused with its rule otherwise.
             player = game.state.player(step.args[0])
+            if game.over or player.eliminated:
+                why = "the game is over" if game.over else f"{player} is out of the game"
+                raise ScriptError([Diagnostic("scenario", "C011", f"{why}: {player} can try no play",
+                                              step.span)])
             play = self.play_of(player, step.args[1], [self.value(a) for a in step.args[2]])
             self.refusal = None
             self._guarded(lambda: game.attempt(play, game.actions[play.action].rule))
@@ -484,6 +488,11 @@ class Runner:
             # the procedure goes on beyond what this step runs: the step ends here
             self.game.record(g.target, "goto", f"the procedure goes on at step {g.target} (the scenario's "
                              "run stops here)")
+        except RecursionError:
+            # outside any rule (a play tried, a set-up's 'perform'), where no rule's level reports it
+            running = self.game.running
+            raise self.game.error("the rules nest deeper than Python's stack allows: a play keeps performing "
+                                  "itself", running[-1] if running else "", self.current.span) from None
 
     # -- expectations
     def fail(self, step, message, expected="", actual=""):

@@ -488,3 +488,37 @@ def test_a_tried_play_is_checked_as_a_scripted_play_is(tmp_path):
                     '  ann tries initiate-challenge(5)')
     codes = [(code, line) for code, line, _, _ in found(tmp_path, text)]
     assert ("C005", 3) in codes and ("C006", 4) in codes and ("C009", 5) in codes and ("C018", 6) in codes
+
+
+def test_a_play_tried_by_a_player_out_of_the_game_or_after_it_ended_is_the_scripts_mistake(tmp_path):
+    setup = ('  setup {\n    create ["Hedge Knight", "Roadside Inn"] into ann.draw-deck\n'
+             '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n    set active-player = ann\n'
+             '    eliminate ann\n  }\n')
+    result = run(tmp_path, scenario(setup + '  ann tries initiate-challenge("military")'))
+    assert result.status == "error"
+    (found,) = result.diagnostics
+    assert (found.code, found.message) == ("C011", "ann is out of the game: ann can try no play")
+    assert not any(e.kind == "play" for e in result.trace)
+
+
+SELF_PERFORMING = '''
+game t "T" { players 2 to 2 }
+state { game counter x = 0 }
+rule 1 "Hop" {
+  text "Hop, and hop again."
+  action hop "hop" by p { increase x by 1 perform hop by p }
+}
+flow { run 1 }
+'''
+
+
+def test_a_tried_play_that_performs_itself_forever_is_an_error_at_the_line_not_a_traceback(tmp_path):
+    rules = tmp_path / "t.ludex"
+    rules.write_text(SELF_PERFORMING, encoding="utf-8")
+    game = load_paths("t", [rules]).game
+    for text in (scenario("  ann tries hop"), 'scenario "s" {\n  players ann, bob\n  setup { perform hop by ann }\n}\n'):
+        result = run(tmp_path, text, game)
+        assert result.status == "error"
+        (found,) = result.diagnostics
+        assert found.code == "R001" and "a play keeps performing itself" in found.message
+        assert found.span.path.endswith("s.scenario")
