@@ -224,9 +224,21 @@ def _games_for(args) -> list:
             print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
                   file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
+        empty = [p for p in paths if p.is_dir() and not any(p.glob("*.ludex"))]
+        if empty:
+            also = (f"; the bundled game {empty[0].name} is named so from a folder where no file or folder "
+                    "has its name") if empty[0].name in bundled else ""
+            print(f"ludex: error: the folder {empty[0]} holds no rules files (*.ludex){also}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
         keys = list(dict.fromkeys(str(p) for p in named))
+        groups = group_by_game(paths)
+        twice = [key for key in keys if key in groups]
+        if twice:
+            print(f"ludex: error: {twice[0]} is given twice: by its name (its rules and scenarios) and by "
+                  f"{groups[twice[0]][0]} (its rules alone)", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
         return [(load_game(key), True) for key in keys] + \
-            [(load_paths(key, group), False) for key, group in group_by_game(paths).items()]
+            [(load_paths(key, group), False) for key, group in groups.items()]
     return [(load_game(key), True) for key in bundled_games()]
 
 

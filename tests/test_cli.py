@@ -542,6 +542,9 @@ def test_check_takes_a_bundled_games_name_and_runs_its_scenarios(tmp_path, capsy
     games = json.loads(capsys.readouterr().out)["games"]
     assert sorted(games) == ["agot", "nightmare"]
     assert "scenarios" in games["nightmare"] and "scenarios" not in games["agot"]
+    assert exit_code(["check", "huntik", str(rules_dir() / "huntik.ludex")]) == 2
+    assert "huntik is given twice: by its name (its rules and scenarios) and by" in capsys.readouterr().err
     (tmp_path / "huntik").mkdir()                       # a folder here named huntik: the folder is meant
     assert exit_code(["check", "huntik"]) == 2
-    assert "no games found" in capsys.readouterr().err
+    assert ("the folder huntik holds no rules files (*.ludex); the bundled game huntik is named so from a "
+            "folder where no file or folder has its name") in capsys.readouterr().err
