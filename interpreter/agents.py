@@ -118,7 +118,9 @@ class InteractiveAgent:
         heading; a rule outside the transcribed source says it has none."""
         words = [d.text for d in rule.docs if d.kind == "text"] if rule else []
         if not words:
-            print("    (no reference text: this rule is outside the transcribed source)", file=self.stdout)
+            print("    (" + ("asked by the game's flow, not by a rule" if rule is None else
+                         "no reference text: this rule is outside the transcribed source" if rule.outside else
+                         f"rule {rule.id} gives no reference text") + ")", file=self.stdout)
             return
         paragraphs = [" ".join(p.split()) for p in "\n\n".join(words).split("\n\n") if p.strip()]
         print("\n\n".join(textwrap.fill(p, max(40, self.width - 4), initial_indent="    ",

@@ -912,7 +912,9 @@ class Compiler:
                                             f"(now: {allowed})", choice, s.span)
                         if choice.action != "pass" and any(map(is_, options, _each_time(choice))):
                             actions[choice.action].play(game, choice)     # one of those offered: legal
-                        elif choice.action == "pass" and then:
+                        elif choice.action == "pass" and then and (optional or made + 1 >= part.n):
+                            # (a pass that ends its part: one that counts as a play of a part of
+                            # '2 of flip, pass' leaves the player in it)
                             game.record(f.rule, "pass", f"{player} passes{then}", player)
                         else:
                             game.attempt(choice, f.rule)

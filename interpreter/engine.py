@@ -471,6 +471,8 @@ class Game:
             self.depth += 1
             running.append(label)
             try:
+                if title is not None:
+                    cited = rule        # a card's ability: the rule whose event it answers
                 if self.depth > NESTING_LIMIT:
                     raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
                                      f"{self.loop_words()}", cited, trigger.span)
@@ -753,11 +755,12 @@ def _running_words(what: str) -> str:
 
 def _trigger_label(trigger: A.Trigger, title) -> tuple[str, str]:
     """How a trigger is named in ``Game.running`` (``rule 2's trigger (when ping)``), and the rule an
-    error in it cites (a card's ability: the card's title)."""
+    error in it cites (a card's ability: none here; ``run_triggers`` cites the rule whose event it
+    answers)."""
     e = trigger.event
     event = e.name if e.kind == "named" else f"{e.kind} {e.milestone} {e.name}".strip()
     if title is not None:
-        return f"{title}'s ability (when {event})", title
+        return f"{title}'s ability (when {event})", ""
     return f"rule {trigger.rule}'s trigger (when {event})", trigger.rule
 
 

@@ -590,3 +590,66 @@ flow { run 1 }
     agent = Answers(passes, passes, passes)
     play(text, agent, players=("a", "b", "c", "d"))
     assert [d.player.name for d, _ in agent.asked] == ["c", "a", "b"]
+
+
+PASS_AS_A_PLAY = '''
+game t "T" { players 2 to 2 }
+state { game counter flips = 0  game counter rests = 0 }
+rule 1 "Turn" {
+  text "Two plays, flip or pass; then rest as often as you like."
+  turn of first(players) { 2 of flip, pass then any number of rest }
+  action flip "flip" by p { increase flips by 1 }
+  action rest "rest" by p { increase rests by 1 }
+}
+flow { run 1 }
+'''
+
+
+def test_a_pass_counted_as_a_play_of_its_part_does_not_read_as_moving_on():
+    """In '2 of flip, pass' a pass is one of the two plays: only the one that ends the part moves on."""
+    passing = lambda d: next(o for o in d.options if o.action == "pass")
+    game = play(PASS_AS_A_PLAY, Answers(passing, the_play("flip"), passing))
+    assert texts(game, "pass") == ["a passes", "a passes"]
+    assert game.state.fields["flips"] == 1
+    game = play(PASS_AS_A_PLAY, Answers(the_play("flip"), passing, the_play("rest"), passing))
+    assert texts(game, "pass") == ["a passes, on to rest", "a passes"]
+
+
+def test_the_interactive_seat_says_why_a_rule_shows_no_text():
+    import io
+    from interpreter.agents import InteractiveAgent
+    from interpreter.records import Decision
+    gamedef = rules('''
+game t "T" { players 2 to 2 }
+state { game counter x = 0 }
+rule 1 "Pick" { first(players) chooses n from [1, 2] "Pick a number"  set x = n }
+rule 2 "Outside" outside source { note "Not in the pages." }
+flow { run 1 }
+''')
+    game = Game(gamedef, ["a", "b"], RandomAgent(1))
+    a = game.state.players[0]
+    out = io.StringIO()
+    person = InteractiveAgent(stdin=io.StringIO("1\n1\n1\n"), stdout=out)
+    for rule in ("1", "2", ""):
+        person(game, Decision(a, "choose", [1, 2], rule, "Pick"))
+    shown = out.getvalue()
+    assert "    (rule 1 gives no reference text)" in shown
+    assert "    (no reference text: this rule is outside the transcribed source)" in shown
+    assert "    (asked by the game's flow, not by a rule)" in shown
+
+
+def test_a_cards_ability_that_keeps_revealing_its_card_names_the_card_and_cites_the_rule_it_answers():
+    text = '''
+game t "T" { players 2 to 2 }
+state { player zone hand hidden }
+card type thing { }
+card "Bell" thing { ability "Ring" when revealed(c) { reveal this } }
+rule 1 "Show" { text "The first player shows his Bell." create "Bell" into first(players).hand
+  reveal top(first(players).hand) }
+flow { run 1 }
+'''
+    with pytest.raises(RuntimeRuleError) as exc:
+        play(text, RandomAgent(0))
+    d = exc.value.diagnostics[0]
+    assert "Bell's ability (when revealed) keeps starting itself" in d.message
+    assert d.rule == "1"                    # a rule of the game, not 'Bell'
