@@ -563,12 +563,24 @@ def _misspelled_statement(text: str, offset: int) -> str:
             "assignment is written 'set TARGET = VALUE'")
 
 
+_PLAYER_VERBS = ("plays", "passes", "tries", "chooses", "answers", "orders")
+_PLAYERS_LINE = re.compile(r"^[ \t]*players[ \t]+([^\n#]*)", re.M)
+
+
 def _misspelled_step(text: str, offset: int) -> str:
-    """A scenario's line began with a word resembling one of its keywords (``expct``): suggest it."""
+    """A scenario's line that does not parse: a misspelt player's verb (``ann plyas``) or a first word
+    resembling a keyword (``expct``), not a declared player's name, suggested; or nothing."""
     line_start = text.rfind("\n", 0, offset) + 1
     match = re.match(r"[ \t]*([A-Za-z_][A-Za-z0-9_-]*)", text[line_start:offset])
+    import difflib
+    verb = re.match(r"[A-Za-z]+", text[offset:offset + 40])
+    close = difflib.get_close_matches(verb.group(0), _PLAYER_VERBS, n=1, cutoff=0.6) if verb else []
+    if close:                   # 'ann plyas marshal(...)': the player's verb misspelt
+        return f"'{verb.group(0)}' is not a keyword; did you mean '{close[0]}'?"
+    declared = [m.group(1) for m in _PLAYERS_LINE.finditer(text, 0, line_start)]
+    if match and declared and match.group(1) in re.split(r"[\s,]+", declared[-1]):
+        return ""               # a player of the scenario ('cate plyas ...'), not a misspelt 'cite'
     if match:
-        import difflib
         close = difflib.get_close_matches(match.group(1), SCENARIO_WORDS, n=1, cutoff=0.6)
         if close:
             return f"'{match.group(1)}' is not a keyword; did you mean '{close[0]}'?"

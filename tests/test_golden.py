@@ -115,3 +115,12 @@ def test_a_syntax_error_lists_every_kind_of_line_that_may_stand_there():
     [d] = caught.value.diagnostics
     assert "..." not in d.expected and "'setup'" in d.expected and "'tags'" in d.expected
     assert d.expected.endswith("a name")
+
+
+def test_a_players_misspelt_verb_is_suggested_and_a_players_name_is_not_taken_for_a_keyword():
+    with pytest.raises(SourceError) as caught:
+        parse_scenarios('scenario "s" {\n  players cate, bob\n  cate plyas marshal("x")\n}\n', "s.scenario")
+    assert caught.value.diagnostics[0].hint == "'plyas' is not a keyword; did you mean 'plays'?"
+    with pytest.raises(SourceError) as caught:
+        parse_scenarios('scenario "s" {\n  players cate, bob\n  cate\n}\n', "s.scenario")
+    assert "did you mean 'cite'" not in caught.value.diagnostics[0].hint
