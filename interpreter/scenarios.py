@@ -231,11 +231,14 @@ class Script:
             span = self.runner.current.span
             if not decision.rule and decision.span is not None and decision.span.line > 0:
                 span = decision.span        # a decision outside any rule: where it is asked
+            hint = "the options are: " + ", ".join(decision.describe_options())
+            if self.runner.current.kind in ("tries", "run", "play-game"):
+                # the answers a line's decisions take are those written before it
+                hint += f"; write the answer before the '{self.runner.current.kind.replace('-', ' ')}' line"
             raise ScriptError([Diagnostic(
                 "scenario", "C010", f"{asking} asks {who or 'the game'} to decide "
                 f"({decision.prompt or decision.kind}), but the script says nothing more",
-                span, rule=decision.rule,
-                hint="the options are: " + ", ".join(decision.describe_options()))])
+                span, rule=decision.rule, hint=hint)])
         step = self.queue[0]
         player = step.args[0]
         if player != who:

@@ -522,3 +522,16 @@ def test_a_tried_play_that_performs_itself_forever_is_an_error_at_the_line_not_a
         (found,) = result.diagnostics
         assert found.code == "R001" and "a play keeps performing itself" in found.message
         assert found.span.path.endswith("s.scenario")
+
+
+def test_an_answer_written_after_the_line_that_asks_for_it_is_pointed_before_it(tmp_path):
+    setup = ('  setup {\n    create ["Hedge Knight", "Roadside Inn"] into ann.draw-deck\n'
+             '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n'
+             '    create ["Hedge Knight", "Village Militia"] into ann.front-row\n'
+             '    create "Steel Blade" into ann.hand\n    set active-player = ann\n    set ann.gold = 5\n  }\n')
+    result = run(tmp_path, scenario(setup + '  ann tries marshal("Steel Blade")\n  ann chooses "Hedge Knight"'))
+    assert result.status == "error"
+    (found,) = result.diagnostics
+    assert found.code == "C010" and found.span.line == 11       # the tries line
+    assert found.hint == ("the options are: Hedge Knight, Village Militia; write the answer before the "
+                          "'tries' line")
