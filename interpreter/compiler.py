@@ -21,7 +21,7 @@ from . import ast as A
 from .builtins import BUILTINS, CONSTANTS, value_words
 from .blocks import BlockWriter
 from .codegen import ExpressionWriter
-from .diagnostics import Diagnostic, LudexError, SourceError
+from .diagnostics import Diagnostic, ForcedPickRefused, LudexError, SourceError
 from .reads import card_attribute_names, watched
 from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting
 from .state import Card, Player, Zone, words
@@ -772,8 +772,9 @@ class Compiler:
             if was_forced:
                 matches = [o for o in opts if words(o) == forced or o == forced]
                 if not matches:
-                    raise game.error(f"the random pick is fixed to {forced}, which is not one of "
-                                     f"{words(opts)}", f.rule, s.span)
+                    error = game.error(f"the random pick is fixed to {forced}, which is not one of "
+                                       f"{words(opts)}", f.rule, s.span)
+                    raise ForcedPickRefused(error.diagnostics, forced, words(opts))
                 answer = matches[0]
             else:
                 answer = opts[game.rng.randrange(len(opts))]

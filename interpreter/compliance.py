@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, Related, RuntimeRuleError, SourceError, read_source, render
+from .diagnostics import (Diagnostic, ForcedPickRefused, LudexError, Related, RuntimeRuleError, SourceError,
+                          read_source, render)
 from .engine import STEP_BUDGET, Decision, Frame, Game, GameOver, Goto, Play, Violation, _words
 from .model import GameDef, default_count, default_format, format_problem
 from .state import Card, Player, Zone, items_of
@@ -776,9 +777,9 @@ class LogChecker:
                               f"{d.message.split(_INCONSISTENT + ': ', 1)[-1]}", self._here(), d.rule,
                               state=self.last_good or None,
                               hint="the state shown is the last consistent one, before this entry's consequences")
-                elif d.message.startswith("the random pick is fixed to") and pick is not None:
+                elif isinstance(exc, ForcedPickRefused) and pick is not None:
                     self.find("V011", f"this random pick cannot happen: {_words(pick[1])} is not one of the "
-                              f"choices ({d.message.split('which is not one of ', 1)[-1]})", pick[0].span, d.rule)
+                              f"choices ({exc.options})", pick[0].span, d.rule)
                 else:
                     self.find("V020", f"the rules cannot go on from the state this log describes: {d.message}",
                               self._here(), d.rule, related=(Related(d.span, "the rules stop here"),)

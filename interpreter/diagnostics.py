@@ -63,6 +63,16 @@ class RuntimeRuleError(LudexError):
     exit_code = 3
 
 
+class ForcedPickRefused(RuntimeRuleError):
+    """A random pick fixed (by a scenario's ``force pick`` or a log's entry) to what the rule does not
+    pick from: ``forced`` in words, and the rule's ``options`` in words. Its readers say whose mistake
+    it is (the script's line, the log's entry)."""
+
+    def __init__(self, diagnostics, forced: str, options: str):
+        super().__init__(diagnostics)
+        self.forced, self.options = forced, options
+
+
 class Sources:
     """The text of every file read, so that a diagnostic can quote its line."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import ast as A
-from .diagnostics import Diagnostic, LudexError, Related, SourceError, read_source, render, render_all
+from .diagnostics import Diagnostic, ForcedPickRefused, LudexError, Related, SourceError, read_source, render, render_all
 from .engine import Decision, Frame, Game, GameOver, Play, Violation, _words
 from .model import GameDef, format_problem
 from .state import Card
@@ -394,25 +394,27 @@ class Runner:
                                           f"a decision for {leftover.args[0]}", "no such decision was asked"))
         except LudexError as exc:
             r.status = "error"
-            r.diagnostics = [self._forced_pick(d) or self._from_here(d) for d in exc.diagnostics]
+            if isinstance(exc, ForcedPickRefused):
+                r.diagnostics = [self._forced_pick(exc)]
+            else:
+                r.diagnostics = [self._from_here(d) for d in exc.diagnostics]
         if r.status != "error" and r.failures:
             r.status = "failed"
         r.trace = self.game.trace
         r.exercised = {x for x in self.game.rules_exercised() if x in self.gamedef.rules}
         return r
 
-    def _forced_pick(self, d: Diagnostic) -> Optional[Diagnostic]:
+    def _forced_pick(self, exc: ForcedPickRefused) -> Diagnostic:
         """A pick the script fixed to what the rules do not pick from is the script's mistake: it is
         reported at its 'force pick' line (C012), the rules' pick shown beside it."""
-        prefix = "the random pick is fixed to "
-        if d.code != "R001" or not d.message.startswith(prefix):
-            return None
+        (d,) = exc.diagnostics
         lines = self.forced_at.get("pick", [])
         used = len(lines) - len(self.game.forced.get("pick", ())) - 1
         if not 0 <= used < len(lines):
-            return None
-        return Diagnostic("scenario", "C012", f"force pick {d.message[len(prefix):]}, the options rule {d.rule} "
-                          "picks from here", lines[used], rule=d.rule, related=(Related(d.span, "the pick"),))
+            return self._from_here(d)
+        return Diagnostic("scenario", "C012", f"force pick {exc.forced}, which is not one of {exc.options}, the "
+                          f"options rule {d.rule} picks from here", lines[used], rule=d.rule,
+                          related=(Related(d.span, "the pick"),))
 
     def _from_here(self, d: Diagnostic) -> Diagnostic:
         """An error the rules met while running this scenario, placed in the rules file, also points at
