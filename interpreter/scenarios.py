@@ -287,8 +287,12 @@ class Runner:
             return True
         if isinstance(option, Card) and isinstance(wanted, str):
             return option.title == wanted
-        if isinstance(wanted, Card) and isinstance(getattr(option, "card", None), Card):
-            return option.card is wanted        # a card's ability, named by its card (whose copy it is)
+        if isinstance(getattr(option, "card", None), Card):
+            # a card's ability (``Bell (Ring)``), named by its card, its card's title, or in full
+            if isinstance(wanted, Card):
+                return option.card is wanted
+            if isinstance(wanted, str):
+                return wanted == option.card.title or wanted == str(option)
         if isinstance(option, (list, tuple)) and isinstance(wanted, (list, tuple)):
             return len(option) == len(wanted) and all(self.matches(o, w) for o, w in zip(option, wanted))
         return _words(option) == _words(wanted)
@@ -316,15 +320,12 @@ class Runner:
             ordered = []
             remaining = list(decision.options)
             for w in wanted:
-                found = next((o for o in remaining if self.matches(o, w)), None)
-                if found is None and not isinstance(w, Card):
-                    found = next((o for o in remaining if str(o).startswith(str(w))), None)
-                if found is None:
+                matching = [o for o in remaining if self.matches(o, w)]
+                if not matching:
                     raise self._mismatch(step, decision)
-                self._unambiguous(step, decision, w, [o for o in remaining if self.matches(o, w) or (
-                    not isinstance(w, Card) and str(o).startswith(str(w)))])
-                ordered.append(found)
-                remaining.remove(found)
+                self._unambiguous(step, decision, w, matching)
+                ordered.append(matching[0])
+                remaining.remove(matching[0])
             return ordered + remaining
         wanted = self.value(step.args[1])
         for option in decision.options:

@@ -535,3 +535,29 @@ def test_an_answer_written_after_the_line_that_asks_for_it_is_pointed_before_it(
     assert found.code == "C010" and found.span.line == 11       # the tries line
     assert found.hint == ("the options are: Hedge Knight, Village Militia; write the answer before the "
                           "'tries' line")
+
+
+BELLS = '''
+game t "T" { players 2 to 2 }
+state { player zone table in-play  game counter rung = 0 }
+card type thing { }
+card "Bell" thing { ability "Ring" "At dusk" { set rung = rung * 10 + 1 } }
+card "Bell Tower" thing { ability "Toll" "At dusk" { set rung = rung * 10 + 2 } }
+rule 1 "Dusk" {
+  text "At dusk the first player orders the abilities of every card on the tables."
+  initiate "At dusk" abilities of cards-in-play ordered by first(players)
+}
+flow { run 1 }
+'''
+
+
+@pytest.mark.parametrize("order, rung", [('["Bell"]', 12), ('["Bell Tower"]', 21), ('["Bell Tower (Toll)"]', 21)])
+def test_an_ability_is_named_by_its_cards_whole_title_not_by_a_title_it_begins(tmp_path, order, rung):
+    """'Bell' names the Bell's ability, not also the Bell Tower's (another player's card, whose title
+    begins the same): no ambiguity, and the Bell rings first."""
+    rules = tmp_path / "t.ludex"
+    rules.write_text(BELLS, encoding="utf-8")
+    game = load_paths("t", [rules]).game
+    result = run(tmp_path, scenario('  setup {\n    create "Bell" into ann.table\n    create "Bell Tower" into '
+                                    f'bob.table\n  }}\n  ann orders {order}\n  run 1\n  expect rung == {rung}'), game)
+    assert result.status == "passed", (result.failures, result.diagnostics)
