@@ -84,8 +84,10 @@ class Game:
         #: what runs inside what, outermost first (a rule's id, or ``"when EVENT"`` in a rule for a
         #: trigger, ``"whenever"`` for a state check): the loop a nesting error names
         self.running: list = []
-        #: the loop found where Python's stack ran out, reported by the outermost rule
+        #: the loop found where Python's stack ran out, and the rule and span it is reported at, by the
+        #: outermost level
         self._loop_found: Optional[str] = None
+        self._loop_at: tuple = ("", None)
         self.simultaneous = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
@@ -333,8 +335,7 @@ class Game:
         self.running.append(rule_id)
         try:
             if self.depth > NESTING_LIMIT:
-                raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
-                                 f"{self.loop_words()}", rule_id, rule.span)
+                raise self.too_deep(rule_id, rule.span)
             self.exercised.add(rule_id)
             body = self.rule_bodies.get(rule_id)
             if body is not None:
@@ -370,8 +371,12 @@ class Game:
         self.depth += 1
         self.running.append(what)
         if self.depth > NESTING_LIMIT:
-            raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
-                             f"{self.loop_words()}", rule, span)
+            raise self.too_deep(rule, span)
+
+    def too_deep(self, rule: str, span) -> RuntimeRuleError:
+        """The error of a level past ``NESTING_LIMIT``, naming the loop at the top of ``running``."""
+        return self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: {self.loop_words()}",
+                          rule, span)
 
     def leave(self):
         self.depth -= 1
@@ -474,8 +479,7 @@ class Game:
                 if title is not None:
                     cited = rule        # a card's ability: the rule whose event it answers
                 if self.depth > NESTING_LIMIT:
-                    raise self.error(f"rules run inside each other more than {NESTING_LIMIT} deep: "
-                                     f"{self.loop_words()}", cited, trigger.span)
+                    raise self.too_deep(cited, trigger.span)
                 params = trigger.event.params
                 if title is not None:       # a card's ability
                     if kind != "named":
