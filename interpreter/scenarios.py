@@ -221,6 +221,7 @@ class Script:
         self.runner = runner
         self.queue: list[A.Step] = []
         self.offered: dict[str, Decision] = {}
+        self.last: Optional[A.Step] = None      # the answer given last
 
     def __call__(self, game: Game, decision: Decision):
         who = decision.player.name if decision.player else ""
@@ -247,6 +248,7 @@ class Script:
                 f"{who or 'the game'} to decide ({decision.prompt or decision.kind})", step.span,
                 rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
         self.queue.pop(0)
+        self.last = step
         return self.runner.answer(step, decision)
 
 
@@ -263,6 +265,10 @@ class Runner:
         self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
         self.game.compiler.note_variables(self.frame.vars)
         self.refusal: Optional[Violation] = None
+        #: every refusal, with the line of the play refused; an 'expect refused' accounts for those
+        #: before it (``accounted``), and one left unaccounted for fails the scenario
+        self.refusals: list[tuple[Violation, A.Span]] = []
+        self.accounted = 0
         self.game.choose_again = self._choose_again
         self.current: A.Step = A.Step(scenario.span, "setup")
         self.result = Result(scenario)
@@ -389,6 +395,10 @@ class Runner:
                                               "the scenario fixes a random outcome that "
                                               "never happened", f"{kind}: {_words(list(queue))}",
                                               "no such random outcome was drawn"))
+            if len(self.refusals) > self.accounted:
+                refused, span = self.refusals[self.accounted]
+                r.failures.append(Failure(span, "this play was refused, and no 'expect refused' after it says so",
+                                          "the play made", f"rule {refused.rule}: {refused.message}"))
             if self.script.queue:
                 leftover = self.script.queue[0]
                 r.failures.append(Failure(leftover.span, "the rules never asked for this decision",
@@ -476,16 +486,22 @@ class Runner:
     def _choose_again(self, refused, player) -> bool:
         """A refused play is taken back when the script's next line is another choice by the same
         player (as at the table: the player is told why, and chooses again)."""
-        self.refusal = refused
+        self.refused(refused, self.script.last.span if self.script.last is not None else self.current.span)
         queue = self.script.queue
         return bool(queue) and queue[0].args[0] == player.name
+
+    def refused(self, refusal: Violation, span: A.Span):
+        self.refusal = refusal
+        self.refusals.append((refusal, span))
 
     def _guarded(self, action):
         from .engine import Goto
         try:
             action()
         except Violation as v:
-            self.refusal = v
+            last = self.script.last
+            # the play refused: a 'tries' line's, or the answer given last (a play the rules asked for)
+            self.refused(v, last.span if last is not None and self.current.kind != "tries" else self.current.span)
             self.game.record(v.rule, "refused", f"refused: {v.message}")
         except GameOver as over:
             self.game.over = True
@@ -532,6 +548,7 @@ class Runner:
                     self.fail(step, f"{p} is not eliminated", f"{p} eliminated", f"{p} still in the game")
         elif kind == "expect-refused":
             rule, message, _ = step.args
+            self.accounted = len(self.refusals)
             if self.refusal is None:
                 kinds = {e[1] for e in game.events}
                 self.fail(step, "no play was refused", f"a play refused by rule {rule}",

@@ -561,3 +561,26 @@ def test_an_ability_is_named_by_its_cards_whole_title_not_by_a_title_it_begins(t
     result = run(tmp_path, scenario('  setup {\n    create "Bell" into ann.table\n    create "Bell Tower" into '
                                     f'bob.table\n  }}\n  ann orders {order}\n  run 1\n  expect rung == {rung}'), game)
     assert result.status == "passed", (result.failures, result.diagnostics)
+
+
+MARSHALING = ('  setup {\n    create ["Hedge Knight", "Roadside Inn", "Steel Blade"] into ann.draw-deck\n'
+              '    create ["Village Militia", "Knight\'s Shield", "Kingsroad Scout"] into bob.draw-deck\n'
+              '    create "Quiet Days" into ann.revealed-plots\n    create "A Season of Plenty" into bob.revealed-plots\n'
+              '    create "Hedge Knight" into bob.hand\n    set bob.gold = 4\n    set first-player = ann\n  }\n'
+              '  ann passes\n  bob plays marshal("Hedge Knight")\n  bob passes\n  run 3.2\n')
+
+
+def test_a_refused_play_no_expect_refused_accounts_for_fails_the_scenario_at_the_plays_line(tmp_path):
+    """A script whose play is refused and taken back goes on as if it had been made: unless an
+    'expect refused' after it says so, that is a failure at the play's line, not a silent pass."""
+    silent = run(tmp_path, scenario(MARSHALING + '  expect size(bob.front-row) == 0'))
+    assert silent.status == "failed"
+    (failure,) = silent.failures
+    assert failure.span.line == 13          # bob plays marshal("Hedge Knight")
+    assert "no 'expect refused' after it" in failure.message
+    assert failure.actual == "rule 3.2: Only the active player may marshal cards."
+    ruled = run(tmp_path, scenario(MARSHALING + '  expect refused 3.2\n  expect size(bob.front-row) == 0'))
+    assert ruled.status == "passed", ruled.failures
+    # an 'expect refused' accounts for the refusals before it, not for one after it
+    late = run(tmp_path, scenario(MARSHALING + '  expect refused 3.2\n  bob tries marshal("Hedge Knight")'))
+    assert [f.span.line for f in late.failures] == [17]      # the 'tries' line
