@@ -407,6 +407,20 @@ class MenuPart:
 
 
 @node
+class InAnyOrder:
+    """``exactly one of perform-function and any number of play-card``: one part of a turn made of
+    parts joined by ``and``, whose plays come in any order; the player may pass (ending it) once every
+    part that needs plays has them."""
+    span: Span = field(compare=False, repr=False)
+    parts: tuple = ()
+
+
+def menu_parts(menu) -> list:
+    """A menu's parts, those joined by ``and`` (``InAnyOrder``) each in its place."""
+    return [part for step in menu for part in (step.parts if isinstance(step, InAnyOrder) else (step,))]
+
+
+@node
 class Window:
     """``window "..." starting with first-player { any number of marshal }``.
 

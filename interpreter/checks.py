@@ -115,6 +115,27 @@ class Checker:
         close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
         return f"did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
+    def in_any_order(self, step: A.InAnyOrder, window: bool):
+        """Parts joined by ``and``: a turn's, each naming its own plays, none a pass (a pass ends them all)."""
+        if window:
+            self.error("S084", "a window gives one play (or a pass) at each opportunity: parts joined by 'and' "
+                       "belong to a turn", step.span,
+                       hint="join the plays into one part, or make it a turn: turn of p { ... }")
+            return
+        seen: dict = {}
+        for part in step.parts:
+            for name in part.actions:
+                if name == "pass":
+                    self.error("S084", "a pass ends every part joined by 'and', once those that need plays "
+                               "have them: it is no play of one of them", word_span(part.span, name),
+                               hint="leave 'pass' out of the part")
+                elif name in seen:
+                    self.error("S084", f"'{name}' is in two parts joined by 'and': which one a play of it counts "
+                               "for would be unclear", word_span(part.span, name),
+                               related=[Related(seen[name], "the other part naming it")])
+                else:
+                    seen[name] = part.span
+
     # -- entry
     def run(self) -> list[Diagnostic]:
         g = self.game
@@ -608,7 +629,10 @@ class Checker:
                 self.error("S084", "a window's menu has one part: each opportunity is one play from it or a pass "
                            "('then' orders the parts of a turn)", s.menu[1].span,
                            hint="join the plays into one part, or make it a turn: turn of p { ... }")
-            for part in s.menu:
+            for step in s.menu:
+                if isinstance(step, A.InAnyOrder):
+                    self.in_any_order(step, window)
+            for part in A.menu_parts(s.menu):
                 if window and part.count not in ("one", "any") and not (part.count == "n" and part.n == 1):
                     self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
                                "passes in a row: a count of plays is for a turn", part.span,

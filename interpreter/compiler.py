@@ -807,7 +807,7 @@ class Compiler:
     def s_Window(self, s):
         from .builtins import players_from
         starting = self.expr(s.starting)
-        names = [a for part in s.menu for a in part.actions]
+        names = [a for part in A.menu_parts(s.menu) for a in part.actions]
         plays = [n for n in names if n != "pass"]
         closes = f"{s.name} closes: every player passed in a row"
         empty = f"{s.name} closes: no player is left in the game to act"
@@ -869,11 +869,12 @@ class Compiler:
     def s_Turn(self, s):
         player_of = self.expr(s.player)
         #: each part of the menu, whether it ends after ``n`` plays, and whether the player may pass
-        parts = [(part, part.count in ("one", "n", "up-to"), part.count in ("any", "up-to")) for part in s.menu]
+        parts = [(part, getattr(part, "count", "") in ("one", "n", "up-to"), getattr(part, "count", "") in ("any", "up-to"))
+                 for part in s.menu]
         #: how the trace words a pass that ends a part with more parts after it: "ann passes, on to
         #: perform-function" (a pass in the last part ends the turn: "ann passes")
-        on_to = [", on to " + " or ".join(later.actions) if later is not None else ""
-                 for later in [part for part, _, _ in parts[1:]] + [None]]
+        on_to = [", on to " + " or ".join(a for p in A.menu_parts([later]) for a in p.actions)
+                 if later is not None else "" for later in [part for part, _, _ in parts[1:]] + [None]]
 
         def turn(f):
             game = f.game
@@ -887,6 +888,9 @@ class Compiler:
             prompt = f"{player}'s turn"
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
             for (part, limited, optional), then in zip(parts, on_to):
+                if type(part) is A.InAnyOrder:
+                    in_any_order(f, game, player, part, then, s.span)
+                    continue
                 used, made = set(), 0
                 names = part.actions
                 while True:
@@ -1095,6 +1099,80 @@ def _forced_order(cards, titles):
                 remaining.remove(card)
                 break
     return ordered + remaining
+
+
+def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
+    """A part of a turn made of parts joined by 'and' (``exactly one of perform-function and any number
+    of play-card``): the player makes plays of every part not yet full, in any order, and may pass,
+    which ends it, once each part that needs plays ('exactly one of', '2 of') has them. ``then``: how
+    the trace words that pass (``, on to ...`` when more of the turn follows)."""
+    parts = group.parts
+    made = [0] * len(parts)
+    used: list[set] = [set() for _ in parts]
+    part_of = {name: k for k, part in enumerate(parts) for name in part.actions}
+    prompt = f"{player}'s turn"
+    while not getattr(player, "eliminated", False):      # eliminated during the turn: it ends here
+        open_parts = [k for k, part in enumerate(parts) if part.count == "any" or made[k] < part.n]
+        if not open_parts:
+            return                      # every part has all the plays it allows
+        names = [name for k in open_parts for name in parts[k].actions if parts[k].repeats or name not in used[k]]
+        needed = [(parts[k], parts[k].n - made[k]) for k in open_parts if parts[k].count in ("one", "n")]
+        options = game.legal_plays(player, names)
+        if not needed:
+            options.append(game.passes[player.seat])
+        game.steps += 1
+        if game.steps > game.step_budget:
+            raise game.over_budget(f.rule)
+        choice = game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
+        if choice.player is not player:
+            raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, span)
+        try:
+            if choice.action == "pass":
+                if needed:
+                    raise Violation(f.rule, f"{player} may not pass yet: this part of the turn still needs "
+                                    + " and ".join(_needs_words(part, left) for part, left in needed), choice, span)
+                game.record(f.rule, "pass", f"{player} passes{then}", player)
+                return
+            if choice.action not in names:
+                k = part_of.get(choice.action)
+                if k is None:
+                    raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn (now: "
+                                    f"{', '.join(names + ([] if needed else ['pass']))})", choice, span)
+                # a play of a part that is full, or made once where repeats are not allowed: the rule
+                # that refuses it, if one does, says why
+                refused = game.refusal(choice) if choice.action in game.actions else None
+                if k in open_parts:
+                    why = f"{choice.action} was made already, and {menu_words(parts[k])} has each play at most once"
+                else:
+                    why = f"this part of the turn allows {menu_words(parts[k])}, and {'it was' if made[k] == 1 else 'they were'} made"
+                raise refused or Violation(f.rule, why, choice, span)
+            if any(map(is_, options, _each_time(choice))):
+                game.actions[choice.action].play(game, choice)      # one of those offered: legal
+            else:
+                game.attempt(choice, f.rule)
+        except Violation as refused:
+            if refused.state is None:       # the state it was tried in: nothing applied
+                refused.state = game.state.snapshot()
+            if not game.may_choose_again(refused, player):
+                raise
+            continue                        # refused and taken back: the player chooses again
+        k = part_of[choice.action]
+        made[k] += 1
+        used[k].add(choice.action)
+        if game.checked_at != game.version and game.checks:
+            game.run_checks()
+
+
+def _needs_words(part: A.MenuPart, left: int) -> str:
+    """``a play of perform-function``, ``2 plays of move or search``."""
+    return f"{'a play' if left == 1 else f'{left} plays'} of {' or '.join(part.actions)}"
+
+
+def menu_words(part: A.MenuPart) -> str:
+    """A menu part as the rules write it: ``exactly one of perform-function``, ``up to 2 of move``."""
+    count = {"one": "exactly one", "any": "any number"}.get(part.count) or (
+        f"up to {part.n}" if part.count == "up-to" else str(part.n))
+    return f"{count} of {', '.join(part.actions)}" + (" repeats allowed" if part.repeats else "")
 
 
 def _empty_turn(f):

@@ -617,15 +617,10 @@ class Game:
         self.record(refused.rule, "refused", f"refused: {refused.message}", player)
         return True
 
-    def attempt(self, play: Play, rule: str):
-        """Make a play: refused (a Violation, nothing applied) unless every requirement holds. (A play
-        just offered as legal is made with ``CompiledAction.play``, without checking it again.)"""
-        if play.action == "pass":
-            self.record(rule, "pass", f"{play.player} passes", play.player)
-            return
-        action = self.actions.get(play.action)
-        if action is None:
-            raise Violation(rule, f"there is no play called {play.action}", play, state=self.state.snapshot())
+    def refusal(self, play: Play) -> Optional[Violation]:
+        """Why this play may not be made now, nothing of it applied: the first requirement it fails, or an
+        argument that is not among its choices (with the state it was tried in); None when it may."""
+        action = self.actions[play.action]
         try:
             refusal = action.refusal(self, play.player, play.args)
         except LudexError:
@@ -636,6 +631,19 @@ class Game:
             refusal = action.outside_choices(self, play.player, play.args)
         if refusal is not None:
             refusal.state = self.state.snapshot()       # the state it was tried in
+        return refusal
+
+    def attempt(self, play: Play, rule: str):
+        """Make a play: refused (a Violation, nothing applied) unless every requirement holds. (A play
+        just offered as legal is made with ``CompiledAction.play``, without checking it again.)"""
+        if play.action == "pass":
+            self.record(rule, "pass", f"{play.player} passes", play.player)
+            return
+        action = self.actions.get(play.action)
+        if action is None:
+            raise Violation(rule, f"there is no play called {play.action}", play, state=self.state.snapshot())
+        refusal = self.refusal(play)
+        if refusal is not None:
             raise refusal
         self.record(action.rule_of_play(), "play", f"{play.player} plays {play.describe()}", play.player,
                     action=play.action, args=[_words(a) for a in play.args])

@@ -769,6 +769,9 @@ class Printer:
     def p_MenuPart(self, m: A.MenuPart, pad: str) -> list:
         return fit(pad, ("then " if id(m) in self.then else "") + menu([m], self.source)[0])
 
+    def p_InAnyOrder(self, m: A.InAnyOrder, pad: str) -> list:
+        return fit(pad, ("then " if id(m) in self.then else "") + menu([m], self.source)[0])
+
     def p_Perform(self, s: A.Perform, pad: str) -> list:
         return fit(pad, f"perform {self.call(s.action, s.args)} by {self.x(s.actor)}")
 
@@ -828,13 +831,16 @@ def milestone(kind: str, name: str) -> str:
 
 
 def menu(menu_parts, source: Authored | None = None) -> list:
-    """A menu's parts; 'exactly one' where the source wrote it."""
+    """A menu's parts (those joined by 'and' as one); 'exactly one' where the source wrote it."""
     def part(m: A.MenuPart) -> str:
         count = _COUNTS.get(m.count) or (f"up to {m.n}" if m.count == "up-to" else str(m.n))
         if m.count == "one" and source is not None and source.words(m)[:1] == ["exactly"]:
             count = "exactly one"
         return f"{count} of {_COMMA.join(m.actions)}" + (" repeats allowed" if m.repeats else "")
-    return [part(m) for m in menu_parts]
+
+    def step(m) -> str:
+        return " and ".join(part(p) for p in m.parts) if isinstance(m, A.InAnyOrder) else part(m)
+    return [step(m) for m in menu_parts]
 
 
 def _level(e) -> int:

@@ -1138,6 +1138,9 @@ class Builder:
     def t_menu(self, span, ch):
         return tuple(ch)
 
+    def t_menu_step(self, span, ch):
+        return A.InAnyOrder(span, tuple(ch))
+
     def t_menu_part(self, span, ch):
         (count, n), *names = ch
         repeats = False

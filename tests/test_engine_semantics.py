@@ -265,6 +265,62 @@ def test_a_turn_of_two_without_repeats_offers_the_other_action_second():
     assert [o.action for o in agent.asked[1][0].options] == ["other"]
 
 
+IN_ANY_ORDER = '''
+game t "T" { players 2 to 2 }
+state { player counter n = 0  player counter m = 0  player counter r = 0 }
+rule 1 "Turn" {
+  text "A turn is exactly one act and up to 2 rests, in any order, then one other."
+  turn of first(players) { exactly one of act and up to 2 of rest repeats allowed then exactly one of other }
+  action act "act" by p { increase p.n by 1 }
+  action other "other" by p { increase p.m by 1 }
+  action rest "rest" by p { increase p.r by 1 }
+}
+flow { run 1 }
+'''
+
+
+def test_parts_joined_by_and_are_played_in_any_order_and_a_pass_waits_for_the_one_needed():
+    agent = Answers(the_play("rest"), the_play("act"), passes, the_play("other"))
+    game = play(IN_ANY_ORDER, agent)
+    # before the act: rests and the act are offered, no pass; after it: a rest or a pass
+    assert [o.action for o in agent.asked[0][0].options] == ["act", "rest"]
+    assert [o.action for o in agent.asked[1][0].options] == ["act", "rest"]
+    assert [o.action for o in agent.asked[2][0].options] == ["rest", "pass"]
+    assert [o.action for o in agent.asked[3][0].options] == ["other"]
+    a = game.state.player("a")
+    assert (a.fields["n"], a.fields["r"], a.fields["m"]) == (1, 1, 1)
+    assert "a passes, on to other" in texts(game, "pass")
+
+
+def test_parts_joined_by_and_end_without_a_pass_once_each_has_all_it_allows():
+    agent = Answers(the_play("rest"), the_play("act"), the_play("rest"), the_play("other"))
+    game = play(IN_ANY_ORDER, agent)
+    assert [o.action for o in agent.asked[3][0].options] == ["other"]     # no pass was asked for
+    assert game.state.player("a").fields["r"] == 2
+
+
+def refused_then(*answers):
+    """A game whose refused plays are taken back, the player choosing again (as a scenario's are)."""
+    agent = Answers(*answers)
+    game = Game(rules(IN_ANY_ORDER), ["a", "b"], agent)
+    game.choose_again = lambda refused, player: True
+    game.run()
+    return game
+
+
+def test_a_pass_before_the_needed_play_of_parts_joined_by_and_is_refused():
+    a_pass = lambda d: Play("pass", d.player, ())        # noqa: E731  (not offered: tried)
+    game = refused_then(a_pass, the_play("act"), passes, the_play("other"))
+    assert texts(game, "refused") == ["refused: a may not pass yet: this part of the turn still needs a play of act"]
+
+
+def test_a_play_of_a_full_part_joined_by_and_is_refused_in_the_menus_words():
+    again = lambda d: Play("act", d.player, ())        # noqa: E731
+    game = refused_then(the_play("act"), again, passes, the_play("other"))
+    assert texts(game, "refused") == ["refused: this part of the turn allows exactly one of act, and it was made"]
+    assert game.state.player("a").fields["n"] == 1
+
+
 ELIMINATION = '''
 game t "T" { players 3 to 3 }
 state { player counter hp = 1  game counter r = 0 }

@@ -112,12 +112,14 @@ def constructs(node) -> set:
         found.add(f"Duration:{node.duration.kind}")
         found.add(f"Duration:{node.duration.kind}:{node.duration.milestone}")
     elif isinstance(node, (A.Window, A.Turn)):
-        for part in node.menu:
+        for part in A.menu_parts(node.menu):
             found.add(f"{name}:{part.count}")
             if part.repeats:
                 found.add(f"{name}:repeats-allowed")
         if len(node.menu) > 1:
             found.add(f"{name}:then")
+        if any(isinstance(step, A.InAnyOrder) for step in node.menu):
+            found.add(f"{name}:and")
     elif isinstance(node, A.Trigger):
         event = node.event
         found.add(f"Trigger:{event.kind}" + (f":{event.milestone}" if event.kind != "named" else ""))
@@ -150,7 +152,7 @@ def expected() -> set:
     for menu in ("Window", "Turn"):
         counts = MENU_COUNTS.values() if menu == "Turn" else ["one", "any"]   # a window: one play a time (S084)
         wanted |= {f"{menu}:{c}" for c in counts}
-    wanted |= {"Turn:repeats-allowed", "Turn:then"}
+    wanted |= {"Turn:repeats-allowed", "Turn:then", "Turn:and"}
     # a trigger listens to the beginning or end of each kind of milestone
     wanted |= {f"Trigger:{edge}:{m}" for edge in ("begin", "end") for m in MILESTONES} - {"Trigger:end:game"}
     return wanted
