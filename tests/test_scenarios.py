@@ -447,8 +447,9 @@ def test_a_refusal_expected_where_no_one_was_asked_to_play_says_so(tmp_path):
     [failure] = result.failures
     assert (failure.message, failure.actual) == ("no play was refused",
                                                  "no play was made: the rules asked no one for one")
-    assert result.trace[-1].text == ("Marshaling phase player action window closes: no player is left in the "
+    assert result.trace[-2].text == ("Marshaling phase player action window closes: no player is left in the "
                                      "game to act")
+    assert result.trace[-1].text == "marshaling-window-open: yes -> no"
 
 
 def test_a_failures_trace_labels_the_set_ups_events_as_the_set_ups(tmp_path):
@@ -465,7 +466,8 @@ def test_a_play_tried_out_of_turn_is_refused_with_its_rule_and_a_legal_one_is_ma
     """'ann tries PLAY': a play no decision offers, checked against its requirements where the script
     stands; refused with the rule that refuses it, or made."""
     setup = ('  setup {\n    create ["Hedge Knight", "Roadside Inn"] into ann.draw-deck\n'
-             '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n    set active-player = bob\n  }\n')
+             '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n    set active-player = bob\n'
+             '    set challenges-phase = true\n  }\n')
     refused = run(tmp_path, scenario(setup + '  ann tries initiate-challenge("military")\n'
                                      '  expect refused 4.2 "Only the active player may initiate a challenge."\n'
                                      '  expect not ann.initiated-military'))
@@ -528,11 +530,12 @@ def test_an_answer_written_after_the_line_that_asks_for_it_is_pointed_before_it(
     setup = ('  setup {\n    create ["Hedge Knight", "Roadside Inn"] into ann.draw-deck\n'
              '    create ["Village Militia", "Steel Blade"] into bob.draw-deck\n'
              '    create ["Hedge Knight", "Village Militia"] into ann.front-row\n'
-             '    create "Steel Blade" into ann.hand\n    set active-player = ann\n    set ann.gold = 5\n  }\n')
+             '    create "Steel Blade" into ann.hand\n    set active-player = ann\n    set ann.gold = 5\n'
+             '    set marshaling-window-open = true\n  }\n')
     result = run(tmp_path, scenario(setup + '  ann tries marshal("Steel Blade")\n  ann chooses "Hedge Knight"'))
     assert result.status == "error"
     (found,) = result.diagnostics
-    assert found.code == "C010" and found.span.line == 11       # the tries line
+    assert found.code == "C010" and found.span.line == 12       # the tries line
     assert found.hint == ("the options are: Hedge Knight, Village Militia; write the answer before the "
                           "'tries' line")
 
