@@ -802,20 +802,30 @@ def _through(through):
 
 @builtin("space", 2, returns="space")
 def space(game, board, name):
-    """The space of ``board`` named ``name`` ("A12": its column letter, then its row number)."""
+    """The space of ``board`` named ``name`` ("A12": its column letter, then its row number).
+
+    Example: space(yard, "B2") gives "B2"
+    """
     return _board(board).space(name)
 
 
 @builtin("spaces", 1, returns="list")
 def spaces(game, board):
-    """Every space of ``board``, row by row from row 1, each row from column A."""
+    """Every space of ``board``, row by row from row 1, each row from column A.
+
+    Example: spaces(yard) gives ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2", "A3", "B3", "C3", "D3"]
+    """
     return list(_board(board).spaces)
 
 
 @builtin("adjacent", 3, returns="bool")
 def adjacent(game, board, a, b):
     """Whether spaces ``a`` and ``b`` are orthogonal neighbours (side by side, not diagonal), whatever line
-    is drawn between them."""
+    is drawn between them.
+
+    Example: adjacent(yard, "C1", "D1") gives true  # though a wall stands between them
+    Example: adjacent(yard, "A1", "B2") gives false  # diagonal
+    """
     return _board(board).adjacent(a, b)
 
 
@@ -823,7 +833,12 @@ def adjacent(game, board, a, b):
 def edge(game, board, a, b):
     """The line between space ``a`` and its neighbour ``b`` (``b`` may also be a facing: the line on that
     side of ``a``): "open", "wall", "door", "window", "hedge", or "outside" at the board's edge; none if
-    ``b`` is a space that is not a neighbour of ``a``."""
+    ``b`` is a space that is not a neighbour of ``a``.
+
+    Example: edge(yard, "B1", "C1") gives "door"
+    Example: edge(yard, "A1", "north") gives "outside"
+    Example: edge(yard, "A1", "C1") gives none  # not neighbours
+    """
     return _board(board).edge(a, b)
 
 
@@ -831,21 +846,34 @@ def edge(game, board, a, b):
 def crossing(game, board, a, b):
     """What moving from space ``a`` to its neighbour ``b`` costs: "free" across an open line or a door,
     "action" across a window or a hedge, "blocked" by a wall or the board's edge; none if they are not
-    neighbours."""
+    neighbours.
+
+    Example: crossing(yard, "B1", "C1") gives "free"  # a door
+    Example: crossing(yard, "C2", "D2") gives "action"  # a window
+    Example: crossing(yard, "C1", "C2") gives "blocked"  # a wall
+    """
     return _board(board).crossing(a, b)
 
 
 @builtin("neighbours", 2, 3, returns="list")
 def neighbours(game, board, s, through=None):
     """The spaces orthogonally next to ``s`` (north, east, south, west order). With ``through`` (a list of
-    edge kinds, e.g. ["open", "door"]), only those across a line of one of those kinds."""
+    edge kinds, e.g. ["open", "door"]), only those across a line of one of those kinds.
+
+    Example: neighbours(yard, "B2") gives ["B1", "C2", "B3", "A2"]
+    Example: neighbours(yard, "B2", ["open", "door"]) gives ["C2", "B3", "A2"]  # not B1, across the hedge
+    """
     return _board(board).neighbours(s, through)
 
 
 @builtin("next-space", 3, returns="space")
 def next_space(game, board, s, facing):
     """The space next to ``s`` in the direction ``facing`` ("north" is towards row 1, "east" towards
-    later column letters), or none at the board's edge."""
+    later column letters), or none at the board's edge.
+
+    Example: next-space(yard, "A1", "south") gives "A2"
+    Example: next-space(yard, "A1", "west") gives none  # the board's edge
+    """
     return _board(board).neighbour(s, facing)
 
 
@@ -854,7 +882,12 @@ def line_of_sight(game, board, s, facing, beside=None):
     """What a figure on ``s`` facing ``facing`` can see, nearest first: from the space in front of it,
     straight ahead until a line that blocks sight (a wall, a hedge, a door) or the board's edge. Windows
     and open lines do not block. A door does not block when one of the spaces on either side of it is in
-    the list ``beside`` (for "unless a Victim is adjacent")."""
+    the list ``beside`` (for "unless a Victim is adjacent").
+
+    Example: line-of-sight(yard, "A1", "east") gives ["B1"]  # the door between B1 and C1 blocks sight
+    Example: line-of-sight(yard, "A1", "east", ["B1"]) gives ["B1", "C1"]  # someone on B1 is beside the door
+    Example: line-of-sight(yard, "A2", "east") gives ["B2", "C2", "D2"]  # through the window
+    """
     b = _board(board)
     return b.line_of_sight(s, facing, _spaces(b, beside))
 
@@ -862,7 +895,11 @@ def line_of_sight(game, board, s, facing, beside=None):
 @builtin("in-sight", 4, 5, returns="bool")
 def in_sight(game, board, s, facing, target, beside=None):
     """Whether space ``target`` is in the line of sight of a figure on ``s`` facing ``facing`` (see
-    line-of-sight; ``beside`` as there)."""
+    line-of-sight; ``beside`` as there).
+
+    Example: in-sight(yard, "A2", "east", "D2") gives true  # through the window
+    Example: in-sight(yard, "B3", "north", "B1") gives false  # the hedge blocks sight
+    """
     b = _board(board)
     return b.in_sight(s, facing, target, _spaces(b, beside))
 
@@ -871,34 +908,55 @@ def in_sight(game, board, s, facing, target, beside=None):
 def spaces_ahead(game, board, s, facing, through=None):
     """The spaces straight ahead of ``s`` in the direction ``facing``, nearest first, up to the first
     line whose kind is not in ``through`` (default ["open", "door"]: the lines free to move through) or
-    the board's edge."""
+    the board's edge.
+
+    Example: spaces-ahead(yard, "A1", "east") gives ["B1", "C1"]  # through the door, up to the wall
+    Example: spaces-ahead(yard, "A2", "east", ["open", "window"]) gives ["B2", "C2", "D2"]
+    """
     return _board(board).spaces_ahead(s, facing, _through(through))
 
 
 @builtin("in-line", 3, returns="bool")
 def in_line(game, board, a, b):
-    """Whether two different spaces share a row or a column."""
+    """Whether two different spaces share a row or a column.
+
+    Example: in-line(yard, "A1", "A3") gives true
+    Example: in-line(yard, "B2", "B2") gives false  # the same space
+    """
     return _board(board).in_line(a, b)
 
 
 @builtin("straight-line", 3, returns="list")
 def straight_line(game, board, a, b):
     """The spaces from ``a`` to ``b`` in a straight line, nearest first, ``a`` left out and ``b`` included
-    (whatever lines lie between); an empty list if they share no row or column."""
+    (whatever lines lie between); an empty list if they share no row or column or are the same space.
+
+    Example: straight-line(yard, "A1", "D1") gives ["B1", "C1", "D1"]  # the door and the wall do not matter
+    Example: straight-line(yard, "A1", "B2") gives []  # not in line
+    """
     return _board(board).straight_line(a, b)
 
 
 @builtin("straight-distance", 3, returns="number")
 def straight_distance(game, board, a, b):
     """How many spaces ``b`` is away from ``a`` in a straight line (1 for a neighbour), or none if they
-    share no row or column."""
+    share no row or column or are the same space (as for in-line).
+
+    Example: straight-distance(yard, "A3", "D3") gives 3
+    Example: straight-distance(yard, "A1", "B2") gives none  # not in line
+    Example: straight-distance(yard, "B2", "B2") gives none  # the same space
+    """
     return _board(board).straight_distance(a, b)
 
 
 @builtin("facing-toward", 2, returns="text")
 def facing_toward_builtin(game, a, b):
     """The facing from space ``a`` straight towards space ``b`` ("north", "east", "south" or "west"), or
-    none if they are the same space or share no row or column."""
+    none if they are the same space or share no row or column.
+
+    Example: facing-toward("B3", "B1") gives "north"
+    Example: facing-toward("A1", "B2") gives none  # not in line
+    """
     return facing_toward(a, b)
 
 
@@ -906,7 +964,11 @@ def facing_toward_builtin(game, a, b):
 def spaces_within(game, board, s, n, avoid=None, through=None):
     """The spaces a figure on ``s`` can reach in 1 to ``n`` orthogonal steps (``s`` itself left out), in
     board order. Each step crosses a line whose kind is in ``through`` (default ["open", "door"]); no
-    step enters a space in the list ``avoid`` (spaces that may not be moved through)."""
+    step enters a space in the list ``avoid`` (spaces that may not be moved through).
+
+    Example: spaces-within(yard, "B1", 2) gives ["A1", "C1", "A2"]  # through the door, not across the hedge
+    Example: spaces-within(yard, "B1", 2, ["A1"]) gives ["C1"]  # A1 may not be moved through
+    """
     b = _board(board)
     return b.spaces_within(s, n, _through(through), _spaces(b, avoid))
 
@@ -914,7 +976,11 @@ def spaces_within(game, board, s, n, avoid=None, through=None):
 @builtin("steps-between", 3, 5, returns="number")
 def steps_between(game, board, a, b, avoid=None, through=None):
     """The fewest orthogonal steps from space ``a`` to space ``b`` (``avoid`` and ``through`` as for
-    spaces-within), or none if ``b`` cannot be reached."""
+    spaces-within), or none if ``b`` cannot be reached.
+
+    Example: steps-between(yard, "B1", "B2") gives 3  # round the hedge
+    Example: steps-between(yard, "B1", "B2", ["A2"]) gives none  # no way round
+    """
     bd = _board(board)
     return bd.steps_between(a, b, _through(through), _spaces(bd, avoid))
 
@@ -922,33 +988,53 @@ def steps_between(game, board, a, b, avoid=None, through=None):
 @builtin("quadrants", 2, returns="list")
 def quadrants(game, board, s):
     """The names of the quadrants space ``s`` is in, in the order the board declares them: one, or two
-    on a row that two quadrants share, or none."""
+    on a row that two quadrants share, or an empty list for a space in no quadrant.
+
+    Example: quadrants(yard, "A2") gives ["north-west", "south-west"]  # the middle row is in two
+    Example: quadrants(yard, "A1") gives ["north-west"]
+    """
     return _board(board).quadrants(s)
 
 
 @builtin("quadrant-spaces", 2, returns="list")
 def quadrant_spaces(game, board, name):
-    """The spaces of the quadrant ``name``, in board order."""
+    """The spaces of the quadrant ``name``, in board order.
+
+    Example: quadrant-spaces(yard, "south-east") gives ["C2", "D2", "C3", "D3"]
+    """
     return _board(board).quadrant_spaces(name)
 
 
 @builtin("marked", 3, 4, returns="bool")
 def marked(game, board, s, word, value=None):
     """Whether space ``s`` carries the tag ``word`` of the board's marks (e.g. "outdoor"); with ``value``,
-    whether it carries ``word=value`` (e.g. "search", "red")."""
+    whether it carries ``word=value`` (e.g. "search", "red").
+
+    Example: marked(yard, "D1", "search", "red") gives true
+    Example: marked(yard, "D1", "search", "blue") gives false
+    Example: marked(yard, "C1", "search") gives false
+    """
     return _board(board).marked(s, word, value)
 
 
 @builtin("mark-value", 3, returns="text")
 def mark_value(game, board, s, word):
     """The value of space ``s``'s tag ``word`` (for a space marked ``car=blue``, "blue" for "car"); none if
-    it has no such tag or the tag has no value."""
+    it has no such tag or the tag has no value.
+
+    Example: mark-value(yard, "D1", "search") gives "red"
+    Example: mark-value(yard, "D1", "indoor") gives none  # a tag without a value
+    """
     return _board(board).mark_value(s, word)
 
 
 @builtin("marked-spaces", 2, 3, returns="list")
 def marked_spaces(game, board, word, value=None):
-    """Every space carrying the tag ``word`` (with ``value``, if given), in board order."""
+    """Every space carrying the tag ``word`` (with ``value``, if given), in board order.
+
+    Example: marked-spaces(yard, "indoor") gives ["C1", "D1"]
+    Example: marked-spaces(yard, "search", "blue") gives []
+    """
     return _board(board).marked_spaces(word, value)
 
 
@@ -972,22 +1058,33 @@ def _position(cards: list, card) -> Optional[int]:
 
 @builtin("left-end", 1, returns="card")
 def left_end(game, row):
-    """The card at the left end of a row (a row zone or a list, left to right), or none if it is empty."""
+    """The card at the left end of a row (a row zone or a list, left to right), or none if it is empty.
+
+    Example: left-end(ann.street) gives "Rope"
+    Example: left-end(cat.street) gives none  # an empty row
+    """
     cards = _row_cards(row)
     return cards[0] if cards else None
 
 
 @builtin("right-end", 1, returns="card")
 def right_end(game, row):
-    """The card at the right end of a row, or none if it is empty."""
+    """The card at the right end of a row, or none if it is empty.
+
+    Example: right-end(ann.street) gives "Bell"
+    """
     cards = _row_cards(row)
     return cards[-1] if cards else None
 
 
 @builtin("row-neighbours", 2, returns="list")
 def row_neighbours(game, row, card):
-    """The cards directly left and right of ``card`` in a row, left first (one at an end, none if it is
-    alone); an error if ``card`` is not in the row."""
+    """The cards directly left and right of ``card`` in a row, left first (one at an end, an empty list if
+    it is alone); an error if ``card`` is not in the row.
+
+    Example: row-neighbours(ann.street, cards(ann.street)[1]) gives ["Rope", "Bell"]
+    Example: row-neighbours(ann.street, right-end(ann.street)) gives ["Lantern"]  # at an end
+    """
     cards = _row_cards(row)
     i = _position(cards, card)
     if i is None:
@@ -997,7 +1094,11 @@ def row_neighbours(game, row, card):
 
 @builtin("row-adjacent", 3, returns="bool")
 def row_adjacent(game, row, a, b):
-    """Whether cards ``a`` and ``b`` are side by side in a row (false if either is not in it)."""
+    """Whether cards ``a`` and ``b`` are side by side in a row (false if either is not in it).
+
+    Example: row-adjacent(ann.street, left-end(ann.street), cards(ann.street)[1]) gives true
+    Example: row-adjacent(ann.street, top(market), right-end(ann.street)) gives false  # the market's Bell
+    """
     cards = _row_cards(row)
     i, j = _position(cards, a), _position(cards, b)
     return i is not None and j is not None and abs(i - j) == 1
@@ -1006,7 +1107,11 @@ def row_adjacent(game, row, a, b):
 @builtin("row-distance", 3, returns="number")
 def row_distance(game, row, a, b):
     """How many moves from one card to the next it takes to go from ``a`` to ``b`` in a row (1 for
-    neighbours, 0 for the same card), or none if either is not in it."""
+    neighbours, 0 for the same card), or none if either is not in it.
+
+    Example: row-distance(ann.street, left-end(ann.street), right-end(ann.street)) gives 2
+    Example: row-distance(ann.street, top(market), left-end(ann.street)) gives none  # not in the row
+    """
     cards = _row_cards(row)
     i, j = _position(cards, a), _position(cards, b)
     return None if i is None or j is None else abs(i - j)

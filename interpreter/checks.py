@@ -48,6 +48,9 @@ ARGUMENT_KINDS = {
     "opponents": ("player",), "owner": ("card",), "zone-of": ("card",), "has-ability": ("card",),
     "abs": ("number",), "odd": ("number",), "even": ("number",), "range": ("number", "number"),
 }
+#: Built-ins of numbers given one by one or as one list (``sum(1, 2)``, ``sum(xs)``): two or more
+#: arguments are each a number; a single one is a number or a list (of numbers).
+NUMBERS_OR_A_LIST = {"sum", "min", "max"}
 #: For each kind of argument, the kinds of value that are certainly not it, and the message's code.
 NOT_ARGUMENT = {
     # a single card or player is read as a list of one (``builtins._list``); ``size`` counts only a list
@@ -55,6 +58,8 @@ NOT_ARGUMENT = {
     "counted": ({"number", "bool", "text", "player", "card"}, "S024", "a list or a zone"),
     "player": ({"number", "card", "zone", "text", "bool", "list", "cards", "players"}, "S021", "a player"),
     "card": ({"number", "player", "zone", "text", "bool", "list", "cards", "players"}, "S025", "a card"),
+    "numbers": ({"player", "card", "zone", "text", "bool", "cards", "players"}, "S020",
+                "a number or a list of numbers"),
 }
 
 NUMERIC = {"number"}
@@ -1293,6 +1298,9 @@ class Scope:
                                        f"than the {RANGE_LIMIT} a range may hold", x.span)
             for a, kind in zip(x.args, ARGUMENT_KINDS.get(x.name, ())):
                 self.argument(x.name, a, kind)
+            if x.name in NUMBERS_OR_A_LIST:
+                for a in x.args:
+                    self.argument(x.name, a, "number" if len(x.args) > 1 else "numbers")
             return
         v = g.values.get(x.name)
         if v is not None:

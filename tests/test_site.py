@@ -344,7 +344,8 @@ def test_language_guide_shows_every_construct_with_an_example_from_the_bundled_g
 
 def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(site):
     """The built-ins page is made from the built-ins: each name and function, its arguments (optional
-    ones bracketed) and its documentation; the boards page is docs/boards.md."""
+    ones bracketed), its documentation and its examples, then the game the examples are worked out in
+    (tests/games/builtins.ludex, which the page says at its top); the boards page is docs/boards.md."""
     from interpreter.builtins import BUILTINS, CONSTANTS
     page = html.unescape(read(site, "guide/builtins.md"))
     for name in list(BUILTINS) + list(CONSTANTS):
@@ -353,8 +354,34 @@ def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(si
     assert "<code>spaces-within(board, s, n[, avoid][, through])</code>" in page
     assert "<code>sum(args, ...)</code>" in page
     assert "``" not in page                                 # the docstrings' markup made Markdown
+    for b in list(BUILTINS.values()) + list(CONSTANTS.values()):
+        assert b.examples, b.name
+        for e in b.examples:
+            assert f"<code>{e.expression}</code> gives <code>{e.result}</code>" in page, (b.name, e)
+    from interpreter.site.guide import builtins_page
+    entries = builtins_page().split("## The examples' game")[0]     # the docstrings' example lines, made Markdown
+    assert all(line.startswith("Example: `") for line in entries.splitlines() if line.startswith("Example:"))
+    assert " gives " not in "".join(b.description for b in list(BUILTINS.values()) + list(CONSTANTS.values()))
+    assert "  # " not in entries and "(bob, out of the game, is skipped)" in entries
+    assert "<p>Example: <code>next-player(ann)</code> gives <code>cat</code>" not in page   # two: a list
+    assert "<li><code>next-player(ann)</code> gives <code>cat</code> (bob, out of the game, is skipped)</li>" in page
+    intro = page[page.index("Each example is worked out"):]
+    assert 'href="#examples-game"' in intro[:300] and "bob out of the game" in intro[:400]
+    game = page[page.index('id="examples-game"'):]
+    assert "tests/games/builtins.ludex" in game and "board" in game and "quadrant north-west rows 1-2" in game
+    raw = read(site, "guide/builtins.md")
+    assert '<span class="kd">board</span>' in raw[raw.index('id="examples-game"'):]    # highlighted as Ludex
     boards = read(site, "guide/boards.md")
     assert "Boards and rows" in boards and "quadrant NAME rows FIRST-LAST" in html.unescape(boards)
+
+
+def test_the_built_ins_page_names_the_examples_game_where_it_cannot_show_it(tmp_path):
+    """Installed from a wheel, which holds no tests, the page names the examples' game instead of
+    linking to a copy of it that is not there."""
+    from interpreter.site.guide import builtins_page
+    page = builtins_page(tmp_path / "missing.ludex")
+    assert "(`tests/games/builtins.ludex` in Ludex's repository)" in page
+    assert "examples-game" not in page and "Example: `format` gives `\"trio\"`." in page
 
 
 def test_the_boards_guide_draws_each_edge_kind_as_the_board_reads_it():

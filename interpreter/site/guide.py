@@ -387,21 +387,50 @@ def builtin_signature(b) -> str:
     return f"{b.name}({', '.join(required)}" + "".join(f"[, {n}]" for n in optional) + ")"
 
 
-def builtins_page() -> str:
+#: The game the built-ins' examples are worked out in (``tests/test_builtin_examples.py``), shown on the
+#: built-ins page when it is at hand (a checkout of the repository; a wheel holds no tests).
+EXAMPLES_GAME = Path(__file__).resolve().parents[2] / "tests" / "games" / "builtins.ludex"
+
+
+def _builtin_example(e) -> str:
+    """``Example: next-player(ann) gives cat  # bob ...`` as the page shows it: ``next-player(ann)``
+    gives ``cat`` (bob ...)."""
+    note = " ".join(e.note.split()).replace("``", "`")
+    return f"`{e.expression}` gives `{e.result}`" + (f" ({note})" if note else "")
+
+
+def builtins_page(examples_game: Optional[Path] = None) -> str:
     """``guide/builtins.md``: every built-in name and function the rules may call, with its arguments,
-    what it gives and its own documentation, made from the built-ins themselves."""
+    what it gives, its own documentation and its examples, made from the built-ins themselves; then
+    the game the examples are worked out in (``examples_game``, by default ``EXAMPLES_GAME``), if it is
+    at hand."""
     from ..builtins import BUILTINS, CONSTANTS
     from .. import board  # noqa: F401  (registers the board and row built-ins)
 
-    def entry(heading: str, b) -> list:
-        doc = " ".join(b.doc.split()).replace("``", "`")
-        gives = f" Gives: {b.returns}." if b.returns != "any" else ""
-        return [f"### `{heading}`", "", doc + gives, ""]
+    game = examples_game or EXAMPLES_GAME
+    shown = game.is_file()
 
+    def entry(heading: str, b) -> list:
+        doc = " ".join(b.description.split()).replace("``", "`")
+        gives = f" Gives: {b.returns}." if b.returns != "any" else ""
+        lines = [f"### `{heading}`", "", doc + gives, ""]
+        if len(b.examples) == 1:
+            lines += [f"Example: {_builtin_example(b.examples[0])}.", ""]
+        elif b.examples:
+            lines += ["Examples:", ""] + [f"- {_builtin_example(e)}" for e in b.examples] + [""]
+        return lines
+
+    where = ("shown [at the end of this page](#examples-game)" if shown else
+             "`tests/games/builtins.ludex` in Ludex's repository")
     lines = ["# Built-ins", "",
              "The names and functions every game's rules may use. They are generic (player order, zones, "
              "lists, arithmetic, grid geometry, rows of cards): a game's rules say what they mean for it. "
              "The board drawings they read are described in [Boards and rows](boards.md).", "",
+             "Each example is worked out by Ludex's tests, as a scenario's expectation is, in one small game "
+             f"({where}): ann, bob and cat sit in that order, bob out of the game; ann holds a Lantern (on "
+             "top), a Rope and a Bell and shows a Rope, a Lantern and a Bell in her street, left to right; "
+             "`yard` is a board of 4 columns and 3 rows with walls, a door, windows and a hedge. A result "
+             "writes a card by its title and a space by its name, in quotes, as a scenario names them.", "",
              "## Names", ""]
     for b in CONSTANTS.values():
         lines += entry(b.name, b)
@@ -412,4 +441,8 @@ def builtins_page() -> str:
         lines += [f"## {title}", ""]
         for b in members:
             lines += entry(builtin_signature(b), b)
+    if shown:
+        lines += ["## The examples' game { #examples-game }", "",
+                  "`tests/games/builtins.ludex`: the examples above are worked out once its set-up has run.",
+                  "", "```ludex", game.read_text(encoding="utf-8").rstrip(), "```", ""]
     return "\n".join(lines).rstrip() + "\n"
