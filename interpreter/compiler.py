@@ -608,7 +608,10 @@ class Compiler:
                     game.written["face-up"] = game.version
                     if watches:
                         game.watched_writes += 1
-                    game.record(f.rule, "conceal", f"{card.title} is turned face down", f.actor, card=card.id)
+                    # in a hidden zone the others see no card's face: the trace does not name it
+                    zone = card.zone
+                    shown = f"a card in {zone}" if zone is not None and zone.hidden else card.title
+                    game.record(f.rule, "conceal", f"{shown} is turned face down", f.actor, card=card.id)
         return conceal
 
     def s_Emit(self, s):

@@ -709,3 +709,29 @@ flow { run 1 }
     d = exc.value.diagnostics[0]
     assert "Bell's ability (when revealed) keeps starting itself" in d.message
     assert d.rule == "1"                    # a rule of the game, not 'Bell'
+
+
+CONCEALED = '''
+game t "T" { players 2 to 2 }
+state { player zone hand hidden  player zone table }
+card type thing { }
+card "Secret Plan" thing { }
+card "Open Book" thing { }
+rule 1 "Face down" {
+  text "Each player's revealed cards are turned face down again."
+  for each p in players {
+    create "Secret Plan" into p.hand
+    create "Open Book" into p.table
+    reveal cards(p.hand)
+    reveal cards(p.table)
+    conceal join(cards(p.hand), cards(p.table))
+  }
+}
+flow { run 1 }
+'''
+
+
+def test_a_card_turned_face_down_in_a_hidden_zone_is_not_named_in_the_trace():
+    game = play(CONCEALED, Answers())
+    assert texts(game, "conceal") == ["a card in a.hand is turned face down", "Open Book is turned face down",
+                                      "a card in b.hand is turned face down", "Open Book is turned face down"]
