@@ -847,13 +847,8 @@ class Compiler:
                         if choice.action not in names:
                             raise Violation(rule, f"{choice.action} is not a play this window allows "
                                             f"({', '.join(names)} or pass)", choice, span)
-                        if any(map(is_, options, _each_time(choice))):     # one of those offered: legal
-                            game.actions[choice.action].play(game, choice)
-                        else:
-                            game.attempt(choice, rule)
+                        make(game, choice, options, rule)
                     except Violation as refused:
-                        if refused.state is None:       # the state it was tried in: nothing applied
-                            refused.state = game.state.snapshot()
                         if not game.may_choose_again(refused, player):
                             raise
                         i -= 1                  # refused and taken back: the same player chooses again
@@ -927,8 +922,6 @@ class Compiler:
                         else:
                             game.attempt(choice, f.rule)
                     except Violation as refused:
-                        if refused.state is None:       # the state it was tried in: nothing applied
-                            refused.state = game.state.snapshot()
                         if not game.may_choose_again(refused, player):
                             raise
                         continue                # refused and taken back: the player chooses again
@@ -1149,13 +1142,8 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
                 else:
                     why = f"this part of the turn allows {menu_words(parts[k])}, and {'it was' if made[k] == 1 else 'they were'} made"
                 raise refused or Violation(f.rule, why, choice, span)
-            if any(map(is_, options, _each_time(choice))):
-                game.actions[choice.action].play(game, choice)      # one of those offered: legal
-            else:
-                game.attempt(choice, f.rule)
+            make(game, choice, options, f.rule)
         except Violation as refused:
-            if refused.state is None:       # the state it was tried in: nothing applied
-                refused.state = game.state.snapshot()
             if not game.may_choose_again(refused, player):
                 raise
             continue                        # refused and taken back: the player chooses again
@@ -1164,6 +1152,15 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
         used[k].add(choice.action)
         if game.checked_at != game.version and game.checks:
             game.run_checks()
+
+
+def make(game, choice: Play, options: list, rule: str):
+    """Make a play chosen in a window or a turn: one of the options just offered is legal, and is made
+    without checking it again; any other is tried against its requirements (refused, or made)."""
+    if any(map(is_, options, _each_time(choice))):
+        game.actions[choice.action].play(game, choice)
+    else:
+        game.attempt(choice, rule)
 
 
 def _needs_words(part: A.MenuPart, left: int) -> str:

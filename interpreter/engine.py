@@ -611,7 +611,10 @@ class Game:
     def may_choose_again(self, refused: Violation, player: Player) -> bool:
         """A play refused in a window or a turn: whether it is taken back and the player chooses again
         (``choose_again`` says so: a scenario that scripts another choice for the player), the
-        refusal recorded in the trace; otherwise the refusal stops the procedure."""
+        refusal recorded in the trace; otherwise the refusal stops the procedure. Either way the refusal
+        carries the state the play was tried in (nothing of it was applied)."""
+        if refused.state is None:
+            refused.state = self.state.snapshot()
         if self.choose_again is None or not self.choose_again(refused, player):
             return False
         self.record(refused.rule, "refused", f"refused: {refused.message}", player)
