@@ -295,7 +295,7 @@ class ExpressionWriter:
         lines.append("    return -1")
         return self.define("\n".join(lines) + "\n", "failing", span)
 
-    def legal(self, action, checks, rule: str):
+    def legal(self, action, checks, rule: str, lazy_lets: bool = True):
         """``legal(game, player) -> [Play, ...]`` for a play: every combination of its choices (the
         first parameter's outermost) for which each requirement holds, in order; for each other
         combination, the cite of the first requirement that does not hold is exercised.
@@ -305,7 +305,9 @@ class ExpressionWriter:
         player and the choices), as ``requirements`` would be called with them. A line that reads no
         choice (only the player and the state) gives every combination the same answer, since the
         state stands still while plays are offered: it is worked out once, when first reached. So is a
-        counter or zone read inside a line that does read a choice (``c.cost <= p.gold``: ``p.gold``)."""
+        counter or zone read inside a line that does read a choice (``c.cost <= p.gold``: ``p.gold``).
+        A ``let`` that does read a choice is worked out where a later line first reads it, if one does
+        (``lazy_lets``; each where a closure reads the frame's variables, which must hold it)."""
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
                  "    _M = _G.modified",
@@ -333,7 +335,7 @@ class ExpressionWriter:
         closures = self.closures_called
         written = []
         hoisted: dict = {}
-        for is_let, stmt in checks:
+        for k, (is_let, stmt) in enumerate(checks):
             expr = stmt.value if is_let else stmt.condition
             varies = bool(A.names_in(expr) & reads_choice) or not params
             self.hoisted = hoisted if varies and params else None
@@ -346,18 +348,35 @@ class ExpressionWriter:
                     reads_choice.add(stmt.var)
                 elif stmt.var in reads_choice:      # it sets a name that varied: now it does not
                     reads_choice.discard(stmt.var)
-                scope[stmt.var] = f"_let{len(written)}"
-            written.append((is_let, stmt, varies, value))
+                local = f"_let{len(written)}"
+                # A let whose value differs from one combination to another is worked out where a later
+                # requirement first reads it, if one does: ``let copy = copy-in-play(p, c)`` then
+                # ``require copy is not none or c.cost <= p.gold`` asks for the copy only for a card
+                # the player cannot pay for. (Not where a later line looks over it: Python allows no
+                # ``:=`` in a comprehension's iterable.)
+                lazy = varies and lazy_lets and not any(
+                    stmt.var in A.names_in(x.iterable) for _, later in checks[k + 1:]
+                    for x in A.descendants(later.value if isinstance(later, A.Let) else later.condition)
+                    if isinstance(x, (A.Quantified, A.Ranked)))
+                scope[stmt.var] = f"({local} if {local} is not _UNSET else ({local} := {value}))" if lazy else local
+            else:
+                lazy = False
+            written.append((is_let, stmt, varies, value, lazy))
         in_frame = self.closures_called != closures
+        if in_frame and any(w[4] for w in written):
+            # a closure reads the lets from the frame's variables: each is put there, worked out
+            return self.legal(action, checks, rule, lazy_lets=False)
         once = []
         body = []
         #: with no choices there is one combination, looked at once: a requirement that fails ends the search
         fail = "return _legal" if not params else "continue"
         earlier_varies = False     # whether a requirement before this one may fail for some combinations
-        for i, (is_let, stmt, varies, value) in enumerate(written):
+        for i, (is_let, stmt, varies, value, lazy) in enumerate(written):
             if is_let:
                 local = f"_let{i}" + (f" = _V[{stmt.var!r}]" if in_frame else "")
-                if varies:
+                if lazy:
+                    body.append(f"_let{i} = _UNSET")
+                elif varies:
                     body.append(f"{local} = {value}")
                 else:
                     known = f"_once{i}"

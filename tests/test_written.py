@@ -133,3 +133,65 @@ def test_a_wrong_value_deep_inside_is_reported_at_its_statement():
     d = exc.value.diagnostics[0]
     assert d.rule == "1" and d.message.startswith("this cannot be done with these values")
     assert (d.span.line, d.span.column) == (5, 3 + len("if true { ") * 40)
+
+
+LAZY_LET = '''
+game t "T" { players 2 to 2 }
+state { player counter coins = 3  game zone market  player zone table }
+card type good { price: number }
+card "Rope" good { price 2 }
+card "Lamp" good { price 5 }
+card "Bell" good { price 9 }
+rule 1 "Round" {
+  text "The players may buy: what they can pay for, or what they hold a copy of."
+  value copy-held(p, c) = first(those d in cards(p.table): d.title == c.title)
+  action buy "buy" by p (c: card from market) {
+    let copy = copy-held(p, c)
+    require c.price <= p.coins or copy is not none cite 1 "Too dear."
+    move c to p.table
+  }
+  window "buy" starting with first(players) { any number of buy }
+}
+flow { create "Rope" into market create "Lamp" into market create "Bell" into market run 1 }
+'''
+
+
+def test_a_let_is_worked_out_only_where_a_requirement_reads_it():
+    """``let copy`` is read only for a card its player cannot pay for: the legal plays look for a copy
+    of Lamp and of Bell, not of Rope; the plays offered are those its requirements allow."""
+    gamedef = assemble("t", [parse_rules(LAZY_LET, "t.ludex")])
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    a = game.state.player("a")
+    for title in ("Rope", "Lamp", "Bell"):
+        game.create_card(title, None, game.state.zones["market"], "1")
+    game.create_card("Bell", a, a.zones["table"], "1")
+    values = game.compiler.writer.values
+    looked_for = []
+    copy_held = values["copy-held"]
+
+    def counted(f, p, c):
+        looked_for.append(c.title)
+        return copy_held(f, p, c)
+    values["copy-held"] = counted
+    assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Bell"]
+    assert looked_for == ["Lamp", "Bell"]
+
+
+@pytest.mark.parametrize("let, require", [
+    ("let copy = copy-held(p, c)", "c.price <= p.coins or copy is not none"),
+    # read where Python allows no ':=' (a quantifier's list): worked out first
+    ("let mine = cards(p.table)", "c.price <= p.coins or (any d in mine: d.title == c.title)"),
+    ("let copy = copy-held(p, c)", "c.price <= p.coins or size(those d in [copy]: d is not none) > 0"),
+])
+def test_a_let_read_anywhere_gives_the_plays_its_requirements_allow(let, require):
+    text = LAZY_LET.replace("let copy = copy-held(p, c)", let).replace(
+        "c.price <= p.coins or copy is not none", require)
+    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(0))
+    a = game.state.player("a")
+    for title in ("Rope", "Lamp", "Bell"):
+        game.create_card(title, None, game.state.zones["market"], "1")
+    game.create_card("Bell", a, a.zones["table"], "1")
+    action = game.actions["buy"]
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Bell"]
+    assert [str(args[0]) for args in action.candidates(game, a) if action.allows(game, a, args)] == ["Rope", "Bell"]
+
