@@ -500,7 +500,7 @@ class ExpressionWriter:
         method = getattr(self, "w_" + type(x).__name__, None)
         if method is None:
             return self.closure(x, scope)
-        if self.hoisted is not None and not self.in_iterable and type(x) in (A.Name, A.Attr) \
+        if self.hoisted is not None and not self.in_iterable and type(x) in (A.Name, A.Attr, A.Call) \
                 and self.choice_free(x, scope):
             # The same for every combination of a play's choices (the state stands still while plays are
             # offered): worked out where first needed, as written, then kept. Worked out no sooner, it
@@ -513,9 +513,13 @@ class ExpressionWriter:
         return method(x, scope)
 
     def choice_free(self, x, scope) -> bool:
-        """Whether ``x`` (a name or an attribute read) reads neither a choice nor a ``let`` of the play
-        whose legal search is being written, and only reads (``plain_test``): the game's counters and
-        zones and the player's (``p.gold``, ``p.hand``, ``active-player``)."""
+        """Whether ``x`` (a name, an attribute read or a call) reads neither a choice nor a ``let`` of
+        the play whose legal search is being written: a name or an attribute read that only reads
+        (``plain_test``) the game's counters and zones and the player's (``p.gold``, ``p.hand``,
+        ``active-player``); a call of a built-in or a value whose names are all the game's or the
+        player (``left-end(p.locales)``, ``size(characters-in-play)``)."""
+        if isinstance(x, A.Call):
+            return all(scope.get(n, "player") == "player" for n in A.names_in(x))
         if isinstance(x, A.Name):
             return x.name not in scope and self.compiler.global_kind(x.name) in ("field", "zone")
         return (isinstance(x.subject, A.Name) and scope.get(x.subject.name) == "player"

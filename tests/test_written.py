@@ -195,3 +195,24 @@ def test_a_let_read_anywhere_gives_the_plays_its_requirements_allow(let, require
     assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Bell"]
     assert [str(args[0]) for args in action.candidates(game, a) if action.allows(game, a, args)] == ["Rope", "Bell"]
 
+
+def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice():
+    """``budget(p)`` is the same for every card offered: the legal plays work it out once, not for each
+    card, and offer the cards it allows."""
+    text = LAZY_LET.replace("  value copy-held", "  value budget(p) = p.coins + size(cards(p.table))\n"
+                            "  value copy-held").replace("c.price <= p.coins or copy is not none",
+                                                         "c.price <= budget(p)")
+    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(0))
+    a = game.state.player("a")
+    for title in ("Rope", "Lamp", "Bell"):
+        game.create_card(title, None, game.state.zones["market"], "1")
+    game.create_card("Bell", a, a.zones["table"], "1")
+    values = game.compiler.writer.values
+    asked = []
+    budget = values["budget"]
+    values["budget"] = lambda f, p: asked.append(p) or budget(f, p)
+    assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope"]
+    a.fields["coins"] = 4
+    game.version += 1           # (as a statement setting it would)
+    assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp"]
+    assert asked == [a, a]
