@@ -1104,15 +1104,20 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
     the trace words that pass (``, on to ...`` when more of the turn follows)."""
     parts = group.parts
     made = [0] * len(parts)
-    used: list[set] = [set() for _ in parts]
+    #: each part's plays it still offers: all of them, or those not made yet where repeats are not allowed
+    offered = [list(part.actions) for part in parts]
     part_of = {name: k for k, part in enumerate(parts) for name in part.actions}
     prompt = f"{player}'s turn"
     while not getattr(player, "eliminated", False):      # eliminated during the turn: it ends here
-        open_parts = [k for k, part in enumerate(parts) if part.count == "any" or made[k] < part.n]
+        open_parts, names, needed = [], [], []
+        for k, part in enumerate(parts):
+            if part.count == "any" or made[k] < part.n:
+                open_parts.append(k)
+                names += offered[k]
+                if part.count in ("one", "n"):
+                    needed.append((part, part.n - made[k]))
         if not open_parts:
             return                      # every part has all the plays it allows
-        names = [name for k in open_parts for name in parts[k].actions if parts[k].repeats or name not in used[k]]
-        needed = [(parts[k], parts[k].n - made[k]) for k in open_parts if parts[k].count in ("one", "n")]
         options = game.legal_plays(player, names)
         if not needed:
             options.append(game.passes[player.seat])
@@ -1149,7 +1154,8 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
             continue                        # refused and taken back: the player chooses again
         k = part_of[choice.action]
         made[k] += 1
-        used[k].add(choice.action)
+        if not parts[k].repeats:
+            offered[k].remove(choice.action)
         if game.checked_at != game.version and game.checks:
             game.run_checks()
 
