@@ -549,8 +549,7 @@ class Compiler:
                     titles += [title] * count
             else:
                 titles = [value] if isinstance(value, str) else list(value)
-            for title in titles:
-                game.create_card(title, zone.owner, zone, f.rule)
+            game.create_cards(titles, zone.owner, zone, f.rule)
             game.record(f.rule, "create", f"{len(titles)} card{'s' if len(titles) != 1 else ''} into {zone}", f.actor)
         return create
 

@@ -195,27 +195,39 @@ class Game:
 
     # -- cards
     def create_card(self, title: str, owner, zone: Zone, rule: str) -> Card:
-        definition = self.gamedef.cards.get(title)
-        if definition is None:
-            raise self.error(f"there is no card \"{title}\"", rule)
-        plain, worked_out = self.program.card_attributes(definition)
-        if plain is not None:
-            attrs = dict(plain)
-        else:
-            env = Frame(self, {}, rule)
-            attrs = {name: value(env) for name, value in worked_out}
-        card = Card(len(self.state.cards), title, definition.type, attrs, owner)
-        self.state.cards.append(card)
-        card.zone = zone
-        zone.cards.append(card)
-        self.zones_changed.add(zone)
-        self.cards_placed.add(card)
-        self.written[zone.key] = self.version
-        if zone.watched:
-            self.watched_writes += 1
-        self.version += 1
-        self.cards_moved += 1
-        return card
+        """A new card of this title into ``zone`` (at the bottom), its attributes its definition's
+        (``create_cards``, for one)."""
+        self.create_cards((title,), owner, zone, rule)
+        return self.state.cards[-1]
+
+    def create_cards(self, titles, owner, zone: Zone, rule: str):
+        """``create_card`` for each title in order, into one zone (a deck made at set-up): each card's
+        attributes copied from its definition's, the zone written once for them all."""
+        cards, placed, attributes = self.state.cards, self.cards_placed, self.program.card_attributes
+        definitions = self.gamedef.cards
+        try:
+            for title in titles:
+                definition = definitions.get(title)
+                if definition is None:
+                    raise self.error(f"there is no card \"{title}\"", rule)
+                plain, worked_out = attributes(definition)
+                if plain is not None:
+                    attrs = dict(plain)
+                else:
+                    env = Frame(self, {}, rule)
+                    attrs = {name: value(env) for name, value in worked_out}
+                card = Card(len(cards), title, definition.type, attrs, owner)
+                cards.append(card)
+                card.zone = zone
+                zone.cards.append(card)
+                placed.add(card)
+        finally:
+            self.zones_changed.add(zone)
+            self.written[zone.key] = self.version
+            if zone.watched:
+                self.watched_writes += 1
+            self.version += 1
+            self.cards_moved += 1
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
         written = self.written

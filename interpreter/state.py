@@ -267,7 +267,7 @@ class State:
         counters out of bounds. Empty when the state is consistent.
 
         A look may be narrowed to what changed since the last look (anyone's), which found the state
-        consistent; the engine creates, moves and shuffles cards only through ``Game.create_card``,
+        consistent; the engine creates, moves and shuffles cards only through ``Game.create_cards``,
         ``Game.move_card`` and the shuffle, each of which notes the zones it changes and the cards it
         places (``Game.zones_changed``, ``Game.cards_placed``). ``cards_moved=False`` (no card was
         created, moved or reordered) skips the cards. ``changed``: the zones whose cards were changed;

@@ -228,13 +228,12 @@ flow { run 1 }
 def test_an_inconsistent_state_after_a_step_names_the_step():
     gamedef = _game_from(LOSE_A_CARD)
     game = Game(gamedef, ["a", "b"], RandomAgent(0))
-    original = game.create_card
+    original = game.create_cards
 
-    def careless(title, owner, zone, rule):
-        card = original(title, owner, zone, rule)
-        zone.cards.remove(card)          # a broken primitive: the card is in no zone
-        return card
-    game.create_card = careless
+    def careless(titles, owner, zone, rule):
+        original(titles, owner, zone, rule)
+        zone.cards.pop()          # a broken primitive: the last card made is in no zone
+    game.create_cards = careless
     with pytest.raises(RuntimeRuleError) as exc:
         game.run()
     d = exc.value.diagnostics[0]
