@@ -191,7 +191,10 @@ def _players(game):
 
     Example: players gives [ann, cat]  # bob is out of the game
     """
-    return [p for p in game.state.players if not p.eliminated]
+    remembered = game.players_in                    # (the same list until the next elimination)
+    if remembered[0] != game.eliminations:
+        remembered = game.players_in = (game.eliminations, [p for p in game.state.players if not p.eliminated])
+    return remembered[1]
 
 
 @constant("all-players", "list")

@@ -107,6 +107,8 @@ class Game:
         #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
         #: player or card that had none of that name (its dict gains a key)
         self.eliminations = 0
+        #: ``players`` (those still in the game) as ``eliminations`` last counted: never changed in place
+        self.players_in: tuple = (-1, [])
         self.reshaped = 0
         #: for each name (a counter, flag, role, attribute, value, ``face-up``), the state version when a
         #: statement last wrote it or a modifier on it started, stopped or began to apply
