@@ -59,10 +59,14 @@ def _pending(writer, v):
     return call
 
 
-def _worth_remembering(body) -> bool:
-    """Whether a value's body does enough work to remember its answer: it looks over a list
-    (a quantifier, highest/lowest) or reads another value or a built-in."""
-    return any(isinstance(x, (A.Quantified, A.Ranked, A.Call)) for x in A.descendants(body))
+def _worth_remembering(v) -> bool:
+    """Whether a named value's answer is remembered while the state stands still: a value with no
+    parameters whose body does enough work, looking over a list (a quantifier, highest/lowest) or
+    reading another value or a built-in (``characters-in-play``, read by the legality of each card a
+    player might marshal). A value with parameters is worked out at each reading: its readings at
+    one state seldom repeat their arguments, and remembering each answer cost more than it saved
+    in every bundled game (3 to 5% of a random game's instructions)."""
+    return not v.params and any(isinstance(x, (A.Quantified, A.Ranked, A.Call)) for x in A.descendants(v.body))
 
 
 #: How many nodes deep ``write`` and ``test`` go into one function's expression before the rest is
@@ -224,7 +228,7 @@ class ExpressionWriter:
     def value(self, v):
         """``fn(frame, *args) -> value`` for a named value: its body sees its parameters and the
         state, never the caller's names; remembered while the state stands still when it is worth
-        it (a quantifier or another value inside); modifiers on it applied; its rule exercised."""
+        it (``_worth_remembering``); modifiers on it applied; its rule exercised."""
         found = self.values.get(v.name)
         if found is not None:
             return found
@@ -251,27 +255,14 @@ class ExpressionWriter:
                  f"    _G.exercised.add({v.rule!r})"]
         if frame_needed:
             lines += [f"    f = _Frame(_G, {{{into}}}, f.rule, f.this)"]
-        if _worth_remembering(v.body):
-            if params:      # a list is no key: its value is worked out each time
-                lines += [f"    if {' or '.join(f'type({q}) is list' for q in params)}:",
-                          f"        _value = {body}",
-                          "    else:"]
-                indent = "    "
-            else:
-                indent = ""
-            lines += [indent + line for line in [
-                      "    if _G._remembered_at != _G.version:      # the state changed: forget (Game._remembered)",
+        if _worth_remembering(v):
+            lines += ["    if _G._remembered_at != _G.version:      # the state changed: forget (Game._remembered)",
                       "        _G._remembered_at = _G.version",
                       "        _G._remembered = {}",
-                      "    _memo = _G._remembered",
-                      f"    _key = ({v.name!r}, ({args}), f.this)",
-                      "    try:",
-                      "        _value = _memo.get(_key, _UNSET)     # (not worked out yet: no exception to catch)",
-                      "    except TypeError:                       # a key that is no key: worked out each time",
-                      f"        _value = {body}",
-                      "    else:",
-                      "        if _value is _UNSET:",
-                      f"            _value = _memo[_key] = {body}"]]
+                      f"    _key = ({v.name!r}, f.this)",
+                      "    _value = _G._remembered.get(_key, _UNSET)",
+                      "    if _value is _UNSET:",
+                      f"        _value = _G._remembered[_key] = {body}"]
         else:
             lines += [f"    _value = {body}"]
         lines += [f"    if {v.name!r} in _M:",
@@ -638,7 +629,7 @@ class ExpressionWriter:
         is a Python local or a literal (written once per reading, it is read as often as the body
         reads it). None otherwise: then the value's function is called."""
         if (not all(a.isidentifier() or a in ("None", "True", "False") or _is_literal(a) for a in args)
-                or _worth_remembering(v.body) or v.name in self.in_place):
+                or _worth_remembering(v) or v.name in self.in_place):
             return None
         outer = self.in_value, self.frame_needed
         self.in_value, self.frame_needed = True, False

@@ -10,11 +10,13 @@
 - Blocks nested deeper than Python nests blocks, and their errors' positions.
 """
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from interpreter.agents import RandomAgent
+from interpreter.builtins import BUILTINS
 from interpreter.compiler import Compiler
 from interpreter.diagnostics import RuntimeRuleError
 from interpreter.engine import Game
@@ -135,6 +137,7 @@ def test_a_wrong_value_deep_inside_is_reported_at_its_statement():
     assert (d.span.line, d.span.column) == (5, 3 + len("if true { ") * 40)
 
 
+
 LAZY_LET = '''
 game t "T" { players 2 to 2 }
 state { player counter coins = 3  game zone market  player zone table }
@@ -144,7 +147,6 @@ card "Lamp" good { price 5 }
 card "Bell" good { price 9 }
 rule 1 "Round" {
   text "The players may buy: what they can pay for, or what they hold a copy of."
-  value copy-held(p, c) = first(those d in cards(p.table): d.title == c.title)
   action buy "buy" by p (c: card from market) {
     let copy = copy-held(p, c)
     require c.price <= p.coins or copy is not none cite 1 "Too dear."
@@ -152,29 +154,37 @@ rule 1 "Round" {
   }
   window "buy" starting with first(players) { any number of buy }
 }
-flow { create "Rope" into market create "Lamp" into market create "Bell" into market run 1 }
+rule 2 "Copies" {
+  text "A copy is a card of the same title on the player's table."
+  value copy-held(p, c) = first(those d in cards(p.table): d.title == c.title)
+}
+flow { run 1 }
 '''
 
 
-def test_a_let_is_worked_out_only_where_a_requirement_reads_it():
-    """``let copy`` is read only for a card its player cannot pay for: the legal plays look for a copy
-    of Lamp and of Bell, not of Rope; the plays offered are those its requirements allow."""
-    gamedef = assemble("t", [parse_rules(LAZY_LET, "t.ludex")])
-    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+def _market(text):
+    """A game of ``text`` with Rope, Lamp and Bell in the market and a Bell on a's table; and a."""
+    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(0))
     a = game.state.player("a")
     for title in ("Rope", "Lamp", "Bell"):
         game.create_card(title, None, game.state.zones["market"], "1")
     game.create_card("Bell", a, a.zones["table"], "1")
-    values = game.compiler.writer.values
-    looked_for = []
-    copy_held = values["copy-held"]
+    return game, a
 
-    def counted(f, p, c):
-        looked_for.append(c.title)
-        return copy_held(f, p, c)
-    values["copy-held"] = counted
+
+def test_a_let_is_worked_out_only_where_a_requirement_reads_it():
+    """``let copy`` is read only for a card its player cannot pay for: with coins for every card, the
+    legal plays never look for a copy (rule 2, whose value finds it, is not exercised); with 3, they do
+    (for Lamp and Bell), and offer what the requirements allow."""
+    game, a = _market(LAZY_LET)
+    a.fields["coins"] = 9
+    game.exercised.clear()
+    assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp", "Bell"]
+    assert "2" not in game.exercised
+    a.fields["coins"] = 3
+    game.version += 1           # (as a statement setting it would)
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Bell"]
-    assert looked_for == ["Lamp", "Bell"]
+    assert "2" in game.exercised
 
 
 @pytest.mark.parametrize("let, require", [
@@ -184,35 +194,22 @@ def test_a_let_is_worked_out_only_where_a_requirement_reads_it():
     ("let copy = copy-held(p, c)", "c.price <= p.coins or size(those d in [copy]: d is not none) > 0"),
 ])
 def test_a_let_read_anywhere_gives_the_plays_its_requirements_allow(let, require):
-    text = LAZY_LET.replace("let copy = copy-held(p, c)", let).replace(
-        "c.price <= p.coins or copy is not none", require)
-    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(0))
-    a = game.state.player("a")
-    for title in ("Rope", "Lamp", "Bell"):
-        game.create_card(title, None, game.state.zones["market"], "1")
-    game.create_card("Bell", a, a.zones["table"], "1")
+    game, a = _market(LAZY_LET.replace("let copy = copy-held(p, c)", let).replace(
+        "c.price <= p.coins or copy is not none", require))
     action = game.actions["buy"]
     assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Bell"]
     assert [str(args[0]) for args in action.candidates(game, a) if action.allows(game, a, args)] == ["Rope", "Bell"]
 
 
-def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice():
-    """``budget(p)`` is the same for every card offered: the legal plays work it out once, not for each
-    card, and offer the cards it allows."""
-    text = LAZY_LET.replace("  value copy-held", "  value budget(p) = p.coins + size(cards(p.table))\n"
-                            "  value copy-held").replace("c.price <= p.coins or copy is not none",
-                                                         "c.price <= budget(p)")
-    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(0))
-    a = game.state.player("a")
-    for title in ("Rope", "Lamp", "Bell"):
-        game.create_card(title, None, game.state.zones["market"], "1")
-    game.create_card("Bell", a, a.zones["table"], "1")
-    values = game.compiler.writer.values
-    asked = []
-    budget = values["budget"]
-    values["budget"] = lambda f, p: asked.append(p) or budget(f, p)
+def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeypatch):
+    """``size(cards(p.table))`` is the same for every card offered: the legal plays work it out once,
+    not for each card, and offer the cards it allows."""
+    counted = []
+    size = BUILTINS["size"]
+    monkeypatch.setitem(BUILTINS, "size", replace(size, fn=lambda game, xs: counted.append(xs) or size.fn(game, xs)))
+    game, a = _market(LAZY_LET.replace("c.price <= p.coins or copy is not none", "c.price <= p.coins + size(cards(p.table))"))
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope"]
     a.fields["coins"] = 4
     game.version += 1           # (as a statement setting it would)
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp"]
-    assert asked == [a, a]
+    assert len(counted) == 2
