@@ -342,7 +342,7 @@ class ExpressionWriter:
                 local = f"_let{len(written)}"
                 # A let whose value differs from one combination to another is worked out where a later
                 # requirement first reads it, if one does: ``let copy = copy-in-play(p, c)`` then
-                # ``require copy is not none or c.cost <= p.gold`` asks for the copy only for a card
+                # ``require c.cost <= p.gold or copy is not none`` asks for the copy only for a card
                 # the player cannot pay for. (Not where a later line looks over it: Python allows no
                 # ``:=`` in a comprehension's iterable.)
                 lazy = varies and lazy_lets and not any(

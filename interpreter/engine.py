@@ -6,10 +6,11 @@ The AST is compiled once per ``GameDef`` (``Program``) into Python closures and 
 knows no game: everything game-specific comes from the rules.
 
 What is worked out from the state is not worked out again while nothing it reads has changed: values
-without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a state check is polled only when something it reads
-may have changed (``reads.py``, ``Game.watched_writes``); the invariants look only at the cards placed
-since they last looked. The trace is recorded as plain tuples (``Game.events``) and put into
-``TraceEvent``s, and a play into words, only when it is read (``Game.trace``).
+without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a
+state check is polled only when something it reads may have changed (``reads.py``,
+``Game.watched_writes``); the invariants look only at the cards placed since they last looked. The
+trace is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play into
+words, only when it is read (``Game.trace``).
 """
 
 from __future__ import annotations

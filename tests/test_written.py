@@ -207,7 +207,8 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
     counted = []
     size = BUILTINS["size"]
     monkeypatch.setitem(BUILTINS, "size", replace(size, fn=lambda game, xs: counted.append(xs) or size.fn(game, xs)))
-    game, a = _market(LAZY_LET.replace("c.price <= p.coins or copy is not none", "c.price <= p.coins + size(cards(p.table))"))
+    game, a = _market(LAZY_LET.replace("c.price <= p.coins or copy is not none",
+                                       "c.price <= p.coins + size(cards(p.table))"))
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope"]
     a.fields["coins"] = 4
     game.version += 1           # (as a statement setting it would)
