@@ -785,7 +785,7 @@ class ExpressionWriter:
         if title is not None:
             # Only the cards of that title can pass the first test; every one of them is tested in full.
             # With no card in play, the title is not worked out: the test never reads it.
-            over = f"(_G.cards_in_play_titled({self.iterable(title, scope)}) if _G.cards_in_play_now() else ())"
+            over = f"(_G.cards_in_play_titled({self.iterable(title, scope)}) if _G.in_play_by_title() else ())"
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
         loop = f"{local} in {over}"

@@ -564,12 +564,7 @@ class Compiler:
                 zone.cards[:] = _forced_order(zone.cards, forced)
             else:
                 game.rng.shuffle(zone.cards)
-            game.zones_changed.add(zone)
-            game.cards_placed.update(zone.cards)
-            game.written[zone.key] = game.version
-            if zone.watched:
-                game.watched_writes += 1
-            game.cards_moved += 1
+            game.zone_reordered(zone)
             game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)"
                                                                   if was_forced else ""), f.actor, random="shuffle")
         return shuffle

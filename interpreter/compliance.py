@@ -545,12 +545,7 @@ class LogChecker:
             remaining.remove(card)
             ordered.append(card)
         zone.cards[:] = ordered + remaining
-        self.game.zones_changed.add(zone)
-        self.game.cards_placed.update(zone.cards)
-        self.game.written[zone.key] = self.game.version
-        if zone.watched:
-            self.game.watched_writes += 1
-        self.game.cards_moved += 1
+        self.game.zone_reordered(zone)
 
     def _on_event(self, event):
         if event.kind == "random":

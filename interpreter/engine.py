@@ -122,11 +122,13 @@ class Game:
         self._cards_checked_at = -1
         self.exercised: set = set()
         self._in_play_zones = None      # the zones marked in-play, players in seat order
-        #: the cards in play (``cards_in_play_now``) and their index by title, and ``cards_moved`` when
-        #: they were listed
+        #: the cards in play (``cards_in_play_now``) and ``cards_moved`` when they were listed
         self._in_play: list = []
-        self._titles_in_play: Optional[dict] = None
         self._in_play_at = -1
+        #: the cards in play by title, each title's in the order of ``cards_in_play``: kept up to date as
+        #: a card enters or leaves a zone in play (``move_card``); None to make it again (at first, and
+        #: after a zone in play is reordered or a card created in one)
+        self._titles_in_play: Optional[dict] = None
         self.current_span: Optional[A.Span] = None
         #: told each event as it is recorded (``listen``)
         self.listeners: tuple[Callable[[TraceEvent], None], ...] = ()
@@ -231,15 +233,20 @@ class Game:
                 self.watched_writes += 1
             self.version += 1
             self.cards_moved += 1
+            if zone.in_play:
+                self._titles_in_play = None
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
         written = self.written
-        if card.zone is not None:
-            card.zone.cards.remove(card)
-            self.zones_changed.add(card.zone)
-            written[card.zone.key] = self.version
-            if card.zone.watched:
+        source = card.zone
+        if source is not None:
+            source.cards.remove(card)
+            self.zones_changed.add(source)
+            written[source.key] = self.version
+            if source.watched:
                 self.watched_writes += 1
+        if (zone.in_play or (source is not None and source.in_play)) and self._titles_in_play is not None:
+            self._retitle(card, source, zone, place)
         self.zones_changed.add(zone)
         self.cards_placed.add(card)
         written[zone.key] = self.version
@@ -252,6 +259,41 @@ class Game:
         card.zone = zone
         self.version += 1
         self.cards_moved += 1
+
+    def _retitle(self, card: Card, source: Optional[Zone], zone: Zone, place: str):
+        """Keep the index of the cards in play by title (``_titles_in_play``) up to date as ``card``
+        moves from ``source`` (its cards without it already) to ``zone`` (not yet placed there)."""
+        index = self._titles_in_play
+        same = index.get(card.title)
+        if source is not None and source.in_play:
+            same.remove(card)
+            if not same:
+                del index[card.title]
+                same = None
+        if not zone.in_play:
+            return
+        if not same:
+            index[card.title] = [card]
+            return
+        # Among the cards of its title, in the order of the cards in play (the zones in play in turn,
+        # each top first): after those in zones before this one, and before (placed on top) or after
+        # (at the bottom) those already in this one.
+        zones = self.in_play_zones()
+        rank = zones.index(zone)
+        ahead = sum(1 for c in same if zones.index(c.zone) < rank or
+                    (c.zone is zone and place not in ("top", "left-end")))
+        same.insert(ahead, card)
+
+    def zone_reordered(self, zone: Zone):
+        """Note that a zone's cards were put in a new order (a shuffle, an order a scenario fixes)."""
+        self.zones_changed.add(zone)
+        self.cards_placed.update(zone.cards)
+        self.written[zone.key] = self.version
+        if zone.watched:
+            self.watched_writes += 1
+        self.cards_moved += 1
+        if zone.in_play:
+            self._titles_in_play = None
 
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data):
@@ -532,28 +574,34 @@ class Game:
         expression changes nothing while it looks)."""
         if self._in_play_at != self.cards_moved:
             self._in_play_at = self.cards_moved
-            self._titles_in_play = None
-            zones = self._in_play_zones
-            if zones is None:
-                zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
-            self._in_play = [c for z in zones for c in z.cards]
+            self._in_play = [c for z in self.in_play_zones() for c in z.cards]
         return self._in_play
 
-    def cards_in_play_titled(self, title) -> list:
-        """The cards in play with this title, in the order of ``cards_in_play``: from an index made
-        once until a card next moves (to look over, never to change)."""
-        cards = self.cards_in_play_now()        # (and forgets the index when a card has moved)
+    def in_play_zones(self) -> list[Zone]:
+        """The zones marked in-play, players in seat order (the order of ``cards_in_play``)."""
+        zones = self._in_play_zones
+        if zones is None:
+            zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
+        return zones
+
+    def in_play_by_title(self) -> dict:
+        """The cards in play by title, each title's in the order of ``cards_in_play``: an index kept
+        up to date as cards move (to look over, never to change); empty when no card is in play."""
         index = self._titles_in_play
         if index is None:
             index = self._titles_in_play = {}
-            for card in cards:
+            for card in self.cards_in_play_now():
                 found = index.get(card.title)
                 if found is None:
                     index[card.title] = [card]
                 else:
                     found.append(card)
+        return index
+
+    def cards_in_play_titled(self, title) -> list:
+        """The cards in play with this title, in the order of ``cards_in_play`` (``in_play_by_title``)."""
         try:
-            return index.get(title, ())
+            return self.in_play_by_title().get(title, ())
         except TypeError:       # a list, say: no card's title equals it
             return ()
 

@@ -4,6 +4,7 @@ legality, guards and decisions."""
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from interpreter.agents import RandomAgent, ScriptedAgent, Unscripted
 from interpreter.diagnostics import RuntimeRuleError
@@ -1207,6 +1208,45 @@ def test_a_title_asked_for_is_not_worked_out_when_no_card_is_in_play():
     with pytest.raises(RuntimeRuleError) as exc:
         Game(_game_from(TITLED.replace("TEST", "d.title == first([10 / zero])")), ["ann", "bob"], RandomAgent(1)).run()
     assert "division by zero" in exc.value.diagnostics[0].message
+
+
+
+MOVES = '''
+game t "T" { players 2 to 2 }
+state { player zone hand  player zone table in-play  player zone shelf in-play  game zone pile in-play }
+card type token { }
+card "A" token { }
+card "B" token { }
+card "C" token { }
+rule 1 "Deal" {
+  text "Each player gets two of each card in hand."
+  for each p in players { create ["A", "B", "C", "A", "B", "C"] into p.hand }
+}
+flow { run 1 }
+'''
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 6), st.sampled_from(["top", "bottom"])), max_size=40))
+def test_the_cards_in_play_by_title_follow_every_move_in_the_order_of_the_cards_in_play(moves):
+    # Kept up to date move by move (Game.move_card): the same index as one made afresh from the cards in play.
+    game = Game(_game_from(MOVES), ["ann", "bob"], RandomAgent(1))
+    game.run()
+    state = game.state
+    zones = [z for p in state.players for z in p.zones.values()] + list(state.zones.values())
+    game.in_play_by_title()
+    for card, to, place in moves:
+        zone = zones[to]
+        if card == 11 and to == 6:        # a zone in play reordered: the index is made again
+            zone.cards.reverse()
+            game.zone_reordered(zone)
+        else:
+            game.move_card(state.cards[card], zone, place)
+        fresh = {}
+        for c in game.cards_in_play():
+            fresh.setdefault(c.title, []).append(c)
+        assert game.in_play_by_title() == fresh
+        assert all(list(game.cards_in_play_titled(t)) == fresh.get(t, []) for t in "ABC")
 
 
 STRAY = '''
