@@ -613,8 +613,8 @@ class ExpressionWriter:
             if self.plain_test(those.body, inner):
                 # the first item that passes: the rest need not be looked at, since for none of them
                 # could the test fail with an error or exercise a rule
-                over = self.looked_over(those.iterable, scope)
-                return f"next(({local} for {local} in {over} if {self.test(those.body, inner)}), None)"
+                return f"next(({local} for {local} in {self.quantified_over(those, scope)} " \
+                       f"if {self.test(those.body, inner)}), None)"
         args = [self.write(a, scope) for a in x.args]
         b = BUILTINS.get(x.name)
         if b is not None:
@@ -656,6 +656,9 @@ class ExpressionWriter:
 
     def w_Binary(self, x, scope):
         op = x.op
+        emptiness = self.emptiness(x, scope)
+        if emptiness is not None:
+            return emptiness
         left, right = self.write(x.left, scope), self.write(x.right, scope)
         if op == "/" or op == "%":
             return f"{self.constant(_divide(op, x.right.span))}({left}, {right}, f)"
@@ -675,6 +678,49 @@ class ExpressionWriter:
         if op in _COMPARE or op in _PLAIN_ARITH:
             return f"({left} {op} {right})"
         return self.closure(x, scope)
+
+    def emptiness(self, x, scope):
+        """``size(V) > 0`` (or ``!= 0``, ``>= 1``) and ``size(V) == 0`` (or ``< 1``) of a named value
+        ``V`` without parameters whose body is ``those d in L: T``, as whether any item of ``L`` passes
+        ``T``: looking no further than the first that does (AGoT's "an attachment attaches to a
+        character, and there is none in play" asks so of every card a player might marshal). Written
+        so only where the answer is the same: ``V`` is read as its function reads it (no modifier on
+        it, the name no variable's) and ``T`` can neither fail with an error nor exercise a rule
+        (``plain_test``), so that the items after the first that passes change nothing. None
+        otherwise."""
+        if isinstance(x.right, A.Call):
+            x = A.Binary(x.span, {">": "<", "<": ">", ">=": "<=", "<=": ">="}.get(x.op, x.op), x.right, x.left)
+        size, bound = x.left, x.right
+        if not (isinstance(size, A.Call) and size.name == "size" and len(size.args) == 1
+                and isinstance(size.args[0], A.Name) and isinstance(bound, A.Number)):
+            return None
+        empty = {("==", 0): True, ("<", 1): True, ("<=", 0): True,
+                 (">", 0): False, ("!=", 0): False, (">=", 1): False}.get((x.op, bound.value))
+        name = size.args[0].name
+        gamedef = self.compiler.gamedef
+        v = gamedef.values.get(name)
+        if empty is None or v is None or name in gamedef.fields or name in scope or v.params \
+                or (name in self.bound and not self.in_value) \
+                or not (isinstance(v.body, A.Quantified) and v.body.kind == "those"):
+            return None
+        those = v.body
+        outer = self.in_value, self.frame_needed
+        self.in_value, self.frame_needed = True, False
+        try:
+            local, inner = self._bind(those.var, {}, self.items_kind(those.iterable, {}))
+            if not self.plain_test(those.body, inner):
+                return None
+            over = self.looked_over(those.iterable, {})
+            found = f"any({self.test(those.body, inner)} for {local} in {over})"
+            reads_frame = self.frame_needed
+        finally:
+            self.in_value, self.frame_needed = outer
+        if reads_frame:
+            return None
+        self.value(v)
+        full = f"({self.write(x.left, scope)} {x.op} {self.write(bound, scope)})"
+        return (f"(_G.exercised.add({v.rule!r}) or ({full} if {name!r} in _M else "
+                f"{'not ' if empty else ''}{found}))")
 
     def w_IsNone(self, x, scope):
         subject = self.write(x.subject, scope)
@@ -779,13 +825,19 @@ class ExpressionWriter:
             return "_G.cards_in_play_now()"
         return f"_over({self.iterable(x, scope)})"
 
-    def w_Quantified(self, x, scope):
+    def quantified_over(self, x, scope) -> str:
+        """Source for what the quantifier ``x`` looks over (``looked_over``): of the cards in play, only
+        those of the title its test asks for first (``title_asked``), when it does."""
         over = self.looked_over(x.iterable, scope)
         title = self.title_asked(x) if over == "_G.cards_in_play_now()" else None
         if title is not None:
             # Only the cards of that title can pass the first test; every one of them is tested in full.
             # With no card in play, the title is not worked out: the test never reads it.
             over = f"(_G.cards_in_play_titled({self.iterable(title, scope)}) if _G.in_play_by_title() else ())"
+        return over
+
+    def w_Quantified(self, x, scope):
+        over = self.quantified_over(x, scope)
         local, inner = self._bind(x.var, scope, self.items_kind(x.iterable, scope))
         body = self.write(x.body, inner) if x.kind == "total" else self.test(x.body, inner)
         loop = f"{local} in {over}"

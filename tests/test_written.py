@@ -214,3 +214,44 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
     game.version += 1           # (as a statement setting it would)
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp"]
     assert len(counted) == 2
+
+
+EMPTINESS = '''
+game t "T" { players 2 to 2 }
+state { player zone hand  player zone table in-play  player counter seen = 0 }
+card type good { }
+card "Rope" good { }
+card "Lamp" good { }
+rule 1 "Look" {
+  text "Each player counts the times a lamp is in play as he looks."
+  for each p in players { if TEST { increase p.seen by 1 } }
+}
+rule 2 "Lamps" { text "The lamps in play." value lamps = those d in cards-in-play: d.title == "Lamp" }
+rule 3 "Dark" { text "No lamp counts this round." modify lamps to [] until end of round }
+flow { run 1 }
+'''
+
+
+@pytest.mark.parametrize("test, when_lit", [
+    ("size(lamps) > 0", True), ("size(lamps) != 0", True), ("size(lamps) >= 1", True), ("0 < size(lamps)", True),
+    ("size(lamps) == 0", False), ("size(lamps) < 1", False), ("1 > size(lamps)", False), ("0 == size(lamps)", False),
+])
+@pytest.mark.parametrize("lamps, dark", [(0, False), (1, False), (2, False), (1, True)])
+def test_whether_a_list_value_is_empty_is_asked_without_counting_it(monkeypatch, test, when_lit, lamps, dark):
+    """``size(lamps) > 0`` and the like ask only whether a card in play passes the value's test, without
+    counting them (``size`` is never called), unless a modifier is on the value; either way the
+    value's rule is exercised and the answer is what counting would give."""
+    counted = []
+    size = BUILTINS["size"]
+    monkeypatch.setitem(BUILTINS, "size", replace(size, fn=lambda game, xs: counted.append(xs) or size.fn(game, xs)))
+    game = Game(assemble("t", [parse_rules(EMPTINESS.replace("TEST", test), "t.ludex")]), ["a", "b"], RandomAgent(0))
+    a = game.state.player("a")
+    for title in ["Rope"] + ["Lamp"] * lamps:
+        game.create_card(title, a, a.zones["table"], "1")
+    if dark:
+        game.run_rule("3")
+    game.run_rule("1")
+    lit = lamps > 0 and not dark
+    assert [p.fields["seen"] for p in game.state.players] == [int(lit == when_lit)] * 2
+    assert "2" in game.exercised
+    assert len(counted) == (2 if dark else 0)
