@@ -240,7 +240,8 @@ class BlockWriter:
         span = self.writer.constant(s.span)
         zone, card = self.writer.local("_zone"), self.writer.local("_card")
         shown = f"({card}.title if not ({zone}.hidden and _src is not None and _src.hidden) else 'a card')"
-        text = _fstring("", shown, " moves from ", "_src", " to ", zone)
+        # (zones named by ``label``, as their ``str`` names them, without calling it)
+        text = _fstring("", shown, " moves from ", "_src.label if _src is not None else None", " to ", f"{zone}.label")
         not_zone = _fstring("", f"_words({zone})", " is not a zone")
         not_card = _fstring("", f"_words({card})", " is not a card")
         return [f"{ind}{zone} = {self.expr(s.destination)}",
@@ -299,8 +300,11 @@ class BlockWriter:
         return [f"{ind}{check}"] if always else [f"{ind}if {name!r} in _G.state.bounds:", f"{ind}    {check}"]
 
     @staticmethod
-    def what(n: str) -> str:
-        """How the trace names the counter ``n`` of the holder in ``_who`` (``_what`` in compiler.py)."""
+    def what(n: str, target) -> str:
+        """How the trace names the counter ``n`` of the holder in ``_who`` (``_what`` in compiler.py):
+        the game's by its name alone."""
+        if isinstance(target, A.Name):
+            return repr(n)
         held = _fstring("", "_who", "'s " + n)
         return f"({n!r} if _who == {n!r} else {held})"
 
@@ -334,12 +338,15 @@ class BlockWriter:
             lines.append(f"{ind}_new = {self.expr(s.value)}")
         else:       # clear: a flag becomes false, a counter 0, a role or attribute none
             lines.append(f"{ind}_new = False if isinstance(_old, bool) else 0 if isinstance(_old, int) else None")
-        lines.append(f"{ind}_what = {self.what(n)}")
-        lines += self.bound(n, "_new", "_what", span, ind)
+        # (worked out before the bounds are checked, whose refusal names it; else only for a change)
+        what = [f"{ind}_what = {self.what(n, s.target)}"]
+        bound = self.bound(n, "_new", "_what", span, ind)
+        lines += what + bound if bound else []
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
         record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', f.actor, None))"
+        lines += [] if bound else ["    " + line for line in what]
         lines.append(f"{ind}    _G.version += 1")
         if secret:
             lines += [f"{ind}    if _secret:",
@@ -356,7 +363,7 @@ class BlockWriter:
         lines, _ = self.target(s.target, ind, "_tab", "_who")
         lines += [f"{ind}_old = _tab.get({n!r}) or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}",
-                  f"{ind}_what = {self.what(n)}"]
+                  f"{ind}_what = {self.what(n, s.target)}"]
         lines += self.bound(n, "_new", "_what", span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
@@ -369,9 +376,9 @@ class BlockWriter:
         src, dst = s.source.name, s.destination.name
         lines = [f"{ind}_n = {self.expr(s.amount)}"]
         lines += self.target(s.source, ind, "_src", "_who")[0]
-        lines.append(f"{ind}_from = {self.what(src)}")
+        lines.append(f"{ind}_from = {self.what(src, s.source)}")
         lines += self.target(s.destination, ind, "_dst", "_who")[0]
-        lines += [f"{ind}_to = {self.what(dst)}",
+        lines += [f"{ind}_to = {self.what(dst, s.destination)}",
                   f"{ind}_have = _src.get({src!r}) or 0",
                   f"{ind}if _n < 0:",
                   f"{ind}    raise _G.error(f'cannot transfer a negative amount ({{_n}})', f.rule, {span})",

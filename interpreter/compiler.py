@@ -513,7 +513,7 @@ class Compiler:
                 source = card.zone
                 game.move_card(card, zone, place)
                 shown = card.title if not (zone.hidden and source is not None and source.hidden) else "a card"
-                game.record(f.rule, "move", f"{shown} moves from {source} to {zone}", f.actor, card=card.id)
+                game.record(f.rule, "move", f"{shown} moves from {source} to {zone.label}", f.actor, card=card.id)
         return move
 
     def s_Draw(self, s):
@@ -531,9 +531,9 @@ class Compiler:
                 game.move_card(source.cards[0], dest, "bottom")
                 drawn += 1
             who = source.owner.name + " " if source.owner else ""
-            short = f" ({source} was empty after {drawn})" if drawn < n else ""
-            game.record(f.rule, "draw", f"{who}draws {drawn} card{'s' if drawn != 1 else ''} from {source} "
-                        f"to {dest}{short}", source.owner, count=drawn)
+            short = f" ({source.label} was empty after {drawn})" if drawn < n else ""
+            game.record(f.rule, "draw", f"{who}draws {drawn} card{'s' if drawn != 1 else ''} from {source.label} "
+                        f"to {dest.label}{short}", source.owner, count=drawn)
         return draw
 
     def s_Create(self, s):

@@ -17,9 +17,15 @@ _BOUNDS_TESTS: dict = {}
 
 def words(value) -> str:
     """How the trace writes a value: ``none``, ``yes``, ``no``, ``[a, b]``, ``""`` for empty text (which
-    would otherwise print as nothing at all), or its ``str``."""
-    if type(value) is str:
+    would otherwise print as nothing at all), or its ``str`` (a player's name and a card's title read in
+    place)."""
+    kind = type(value)
+    if kind is str:
         return value or '""'
+    if kind is Player:
+        return value.name
+    if kind is Card:
+        return value.title
     if value is None:
         return "none"
     if value is True:
@@ -70,7 +76,7 @@ class Card:
 class Zone:
     """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
 
-    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key", "watched")
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key", "watched", "label")
 
     def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False,
                  in_play: bool = False):
@@ -82,13 +88,15 @@ class Zone:
         #: then counts in ``Game.watched_writes``
         self.watched = False
         self.owner = owner
+        #: how the trace names it: ``ann.hand``, ``market`` (its owner and name never change)
+        self.label = f"{owner.name}.{name}" if owner else name
         self.cards: list[Card] = []
         self.hidden = hidden
         self.ordered = ordered
         self.row = row
 
     def __repr__(self) -> str:
-        return f"{self.owner.name}.{self.name}" if self.owner else self.name
+        return self.label
 
     __str__ = __repr__
 
