@@ -28,7 +28,7 @@ class RandomAgent:
             answer = list(options)
             self.rng.shuffle(answer)
             return answer
-        return options[self.rng.randrange(len(options))]
+        return self.rng.choice(options)       # (the same draw as ``options[randrange(len(options))]``)
 
 
 class Unscripted(LudexError):
