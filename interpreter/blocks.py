@@ -327,6 +327,11 @@ class BlockWriter:
             lines.append(f"{ind}_G.watched_writes += 1")
         return lines
 
+    def bounds_written(self, names, ind: str) -> list:
+        """A line counting a write of a supply or bounded counter (``Game.bounds_written``), when one of
+        these names may be one: the invariants look at the bounds only after such a write."""
+        return [f"{ind}_G.bounds_written += 1"] if any(n in self.bounded for n in names) else []
+
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
         lines, maybe_card = self.target(s.target, ind, "_tab", "_who")
@@ -342,7 +347,7 @@ class BlockWriter:
         what = [f"{ind}_what = {self.what(n, s.target)}"]
         bound = self.bound(n, "_new", "_what", span, ind)
         lines += what + bound if bound else []
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
         record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', f.actor, None))"
@@ -365,7 +370,7 @@ class BlockWriter:
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}",
                   f"{ind}_what = {self.what(n, s.target)}"]
         lines += self.bound(n, "_new", "_what", span, ind, always=False)
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_G.version += 1",
                   f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', f.actor, None))"]
@@ -390,7 +395,7 @@ class BlockWriter:
         if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
             lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1",
                       f"{ind}    _G.watched_writes += 1"]
-        lines += self.written([src, dst], ind)
+        lines += self.written([src, dst], ind) + self.bounds_written([src, dst], ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",

@@ -420,6 +420,7 @@ class Compiler:
         locate = self.target(s.target)
         value = self.expr(s.value) if s.value is not None else None
         watches = self.watches(s.target.name)
+        bounded = s.target.name in self.blocks.bounded
 
         def set_(f):
             game = f.game
@@ -438,6 +439,8 @@ class Compiler:
             game.written[n] = game.version
             if watches:
                 game.watched_writes += 1
+            if bounded:
+                game.bounds_written += 1
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
@@ -450,6 +453,7 @@ class Compiler:
         locate = self.target(s.target)
         amount, sign = self.expr(s.amount), s.sign
         watches = self.watches(s.target.name)
+        bounded = s.target.name in self.blocks.bounded
 
         def change(f):
             game = f.game
@@ -465,6 +469,8 @@ class Compiler:
             game.written[n] = game.version
             if watches:
                 game.watched_writes += 1
+            if bounded:
+                game.bounds_written += 1
             table[n] = new
             game.record(f.rule, "change", f"{what}: {old} -> {new}", f.actor)
         return change
@@ -473,6 +479,7 @@ class Compiler:
         amount = self.expr(s.amount)
         source, destination = self.target(s.source), self.target(s.destination)
         watches = self.watches(s.source.name, s.destination.name)
+        bounded = s.source.name in self.blocks.bounded or s.destination.name in self.blocks.bounded
 
         def transfer(f):
             game = f.game
@@ -493,6 +500,8 @@ class Compiler:
             game.written[src_name] = game.written[dst_name] = game.version
             if watches:
                 game.watched_writes += 1
+            if bounded:
+                game.bounds_written += 1
             src[src_name] = have - n
             dst[dst_name] = after
             game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "

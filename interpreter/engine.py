@@ -105,6 +105,11 @@ class Game:
         #: invariants last looked
         self.zones_changed: set = set()
         self.cards_placed: set = set()
+        #: bumped whenever a statement writes a supply or a counter with bounds (``set``, ``increase``,
+        #: ``decrease``, ``transfer``; and a card's attribute of such a name): the invariants look at the
+        #: bounds after the first look only when it moved
+        self.bounds_written = 0
+        self._bounds_checked_at = -1
         #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
         #: player or card that had none of that name (its dict gains a key)
         self.eliminations = 0
@@ -406,14 +411,19 @@ class Game:
                                 f"{rule_id} is skipped", actor)
                 if self.check_invariants and self._invariants_at != self.version:
                     self._invariants_at = self.version      # unchanged since the last look: still sound
+                    # (narrowed to what changed since: the cards once one was created, moved or reordered,
+                    # the zones and cards it changed noted; the bounds once a statement wrote one)
                     moved = self._cards_checked_at != self.cards_moved
-                    self._cards_checked_at = self.cards_moved
-                    changed, self.zones_changed = self.zones_changed, set()
-                    placed, self.cards_placed = self.cards_placed, set()
-                    broken = self.state.invariant_breaks(cards_moved=moved, changed=changed, placed=placed)
-                    if broken:
-                        raise self.error(f"after rule {rule_id} the game is inconsistent: {'; '.join(broken)}",
-                                         rule_id, rule.span)
+                    bounds = self._bounds_checked_at != self.bounds_written
+                    if moved or bounds:
+                        self._cards_checked_at, self._bounds_checked_at = self.cards_moved, self.bounds_written
+                        changed, placed = self.zones_changed, self.cards_placed
+                        broken = self.state.invariant_breaks(moved, changed, placed, bounds)
+                        changed.clear()         # (emptied in place: only these looks read them)
+                        placed.clear()
+                        if broken:
+                            raise self.error(f"after rule {rule_id} the game is inconsistent: "
+                                             f"{'; '.join(broken)}", rule_id, rule.span)
             else:
                 self.run_sequence(self.children[rule_id], frame)
         except RecursionError:

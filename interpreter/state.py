@@ -270,20 +270,24 @@ class State:
             held = self.__dict__["_bounds_test"] = eval(code, env)
         return held()
 
-    def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None) -> list[str]:
+    def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None,
+                         bounds_written: bool = True) -> list[str]:
         """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
         counters out of bounds. Empty when the state is consistent.
 
         A look may be narrowed to what changed since the last look (anyone's), which found the state
         consistent; the engine creates, moves and shuffles cards only through ``Game.create_cards``,
         ``Game.move_card`` and the shuffle, each of which notes the zones it changes and the cards it
-        places (``Game.zones_changed``, ``Game.cards_placed``). ``cards_moved=False`` (no card was
-        created, moved or reordered) skips the cards. ``changed``: the zones whose cards were changed;
-        ``placed``: the cards created, moved or reordered; None to look at every zone and card."""
+        places (``Game.zones_changed``, ``Game.cards_placed``); and only the statements ``set``,
+        ``increase``, ``decrease`` and ``transfer`` write a supply or counter, each counting a write of
+        one with bounds (``Game.bounds_written``). ``cards_moved=False`` (no card was created, moved or
+        reordered) skips the cards. ``changed``: the zones whose cards were changed; ``placed``: the
+        cards created, moved or reordered; None to look at every zone and card. ``bounds_written=False``
+        (no supply or counter with bounds was written) skips the bounds."""
         problems = []
         if cards_moved and not self._cards_consistent(changed, placed) and not self._cards_consistent(None, None):
             problems += self._card_problems()       # (a narrowed look is confirmed by a full one)
-        if self._within_bounds():
+        if not bounds_written or self._within_bounds():
             return problems
         for name, capacity in self.supply_capacity.items():
             held = self.fields.get(name, 0)

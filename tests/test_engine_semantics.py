@@ -629,6 +629,44 @@ flow { run 1 }
     assert d.rule == "1" and d.message == "after rule 1 the game is inconsistent: x is 7, above its maximum 3"
 
 
+BOUNDED = '''
+game t "T" { players 2 to 2 }
+state {
+  game supply pool = 5
+  game counter bank = 3
+  game counter floor = 2 min 1
+  player counter timer = 2 min 1 max 8
+}
+rule 1 "Begin" { text "Begin." increase floor by 1 }
+rule 2 "Idle" { text "Idle." increase bank by 1 }
+rule 3 "Break" { text "Break." BODY }
+flow { run 1 run 2 run 3 }
+'''
+
+
+@pytest.mark.parametrize("closures", [False, True])
+@pytest.mark.parametrize("body, broken", [
+    ("set pool = 9", "the pool holds 9, outside 0 to 5"),
+    ("increase pool by 1", "the pool holds 6, outside 0 to 5"),
+    ("transfer 2 from bank to pool", "the pool holds 7, outside 0 to 5"),
+    ("transfer 3 from floor to bank", "floor is 0, below its minimum 1"),
+    ("transfer 2 from first(players).timer to bank", "a's timer is 0, below its minimum 1"),
+])
+def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found(body, broken, closures,
+                                                                                   monkeypatch):
+    # Rule 2's look skips the bounds (it wrote none); rule 3's must look at them again, whatever writes
+    # one: a set, an increase or a transfer, in a block written as Python or run as closures. (Only
+    # these get past the statements' own refusal of a value out of bounds: a game's supply above what
+    # it held at set-up, and what a transfer takes from a counter with a minimum.)
+    if closures:
+        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    game = Game(rules(BOUNDED.replace("BODY", body)), ["a", "b"], RandomAgent(0))
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "3" and d.message == f"after rule 3 the game is inconsistent: {broken}"
+
+
 def test_player_order_starting_with_a_player_goes_clockwise_from_them_and_skips_the_eliminated():
     text = '''
 game t "T" { players 4 to 4 }
