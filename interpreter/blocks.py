@@ -75,8 +75,11 @@ class BlockWriter:
         self.scope: dict = {}
 
     # ------------------------------------------------------------------ functions
-    def block(self, body):
-        """``run(frame)`` for a block of statements."""
+    def block(self, body, held=None):
+        """``run(frame)`` for a block of statements. ``held``: variables the frame is sure to hold when
+        the block starts (a play's player, arguments and lets; the item a trigger runs for), each
+        with what it is sure to be (``"card"``, ``"player"``) or None: read once into Python locals
+        where no statement of the block sets them, and from there by the statements."""
         self.blocks += 1
         name = f"block{self.blocks}"
         from .codegen import bound_names
@@ -84,7 +87,7 @@ class BlockWriter:
         saved = self.nesting, self.scope, self.enclosing
         self.nesting, self.scope, self.enclosing = 0, {}, "None"
         try:
-            lines = self.statements(body, "        ")
+            lines = self.held(body, held or {}) + self.statements(body, "        ")
         finally:
             self.nesting, self.scope, self.enclosing = saved
         where = body[0].span if body else A.NOWHERE
@@ -111,6 +114,19 @@ class BlockWriter:
             "",
         ])
         return self.writer.define(source, name, where)
+
+    def held(self, body, held: dict) -> list:
+        """The lines reading the variables ``held`` into locals, put in ``scope`` (``block``)."""
+        lines, assigned = [], _assigned(body)
+        for var, kind in held.items():
+            if var in assigned:
+                continue
+            local = self.writer.local("_held")
+            lines.append(f"        {local} = {self.writer.inline(A.Name(A.NOWHERE, var))}")
+            self.scope[var] = local
+            if kind is not None:
+                self.writer.kinds[local] = kind
+        return lines
 
     def statements(self, body, ind: str) -> list:
         """The lines running a block's statements in order, at indentation ``ind``."""
@@ -244,12 +260,16 @@ class BlockWriter:
         text = _fstring("", shown, " moves from ", "_src.label if _src is not None else None", " to ", f"{zone}.label")
         not_zone = _fstring("", f"_words({zone})", " is not a zone")
         not_card = _fstring("", f"_words({card})", " is not a card")
-        return [f"{ind}{zone} = {self.expr(s.destination)}",
-                f"{ind}if not isinstance({zone}, _Zone):",
-                f"{ind}    raise _G.error({not_zone}, f.rule, {span})",
-                f"{ind}for {card} in _as_list_copy({self.expr(s.cards)}):",
-                f"{ind}    if not isinstance({card}, _Card):",
-                f"{ind}        raise _G.error({not_card}, f.rule, {span})",
+        lines = [f"{ind}{zone} = {self.expr(s.destination)}"]
+        if not self.writer.is_zone(s.destination, self.scope):
+            lines += [f"{ind}if not isinstance({zone}, _Zone):", f"{ind}    raise _G.error({not_zone}, f.rule, {span})"]
+        if self.writer.value_kind(s.cards, self.scope) == "card":      # one card, sure to be one
+            lines.append(f"{ind}for {card} in ({self.expr(s.cards)},):")
+        else:
+            lines += [f"{ind}for {card} in _as_list_copy({self.expr(s.cards)}):",
+                      f"{ind}    if not isinstance({card}, _Card):",
+                      f"{ind}        raise _G.error({not_card}, f.rule, {span})"]
+        return lines + [
                 f"{ind}    _src = {card}.zone",
                 f"{ind}    _G.move_card({card}, {zone}, {s.place!r})",
                 f"{ind}    _G.version += 1",
@@ -267,6 +287,14 @@ class BlockWriter:
                 message = f"'{n}' is not part of the game state"
                 return [f"{ind}raise _G.error({message!r}, f.rule, {span})"], False
             return [f"{ind}{table}, {who} = _G.state.fields, {n!r}"], False
+        kind = self.writer.value_kind(x.subject, self.scope)
+        if kind == "player" and x.name not in self.writer.player_zones:
+            subject = self.expr(x.subject)      # (a local: sure to be a player)
+            return [f"{ind}{table}, {who} = {subject}.fields, {subject}.name"], False
+        if kind == "card" and x.name not in _CARD_OWN and not (
+                x.name in self.writer.player_zones and x.name not in card_attribute_names(self.compiler)):
+            subject = self.expr(x.subject)      # (a local: sure to be a card)
+            return [f"{ind}_o = {subject}", f"{ind}{table}, {who} = _o.attrs, _o.title"], True
         span = self.writer.constant(x.span)
         message = _fstring("", "_words(_o)", f" has no '{x.name}' to change")
         zone = []

@@ -334,13 +334,16 @@ class Compiler:
         return ranked
 
     # ================================================================ statements
-    def block(self, body):
-        """``run(frame)`` for a block of statements, written as one function (``blocks.py``)."""
-        return self.blocks.block(body)
+    def block(self, body, held=None):
+        """``run(frame)`` for a block of statements, written as one function (``blocks.py``); ``held``:
+        the variables the frame is sure to hold as it starts, and what each is sure to be
+        (``BlockWriter.block``)."""
+        return self.blocks.block(body, held)
 
-    def closure_block(self, body):
+    def closure_block(self, body, held=None):
         """``run(frame)`` for a block of statements as a loop over their closures: each counted, guarded
-        and followed by a poll of the state checks (what ``blocks.py`` writes in place)."""
+        and followed by a poll of the state checks (what ``blocks.py`` writes in place). (Closures read
+        every variable from the frame: ``held`` is not needed.)"""
         steps = [(s, self.stmt(s)) for s in body]
 
         def run(f):

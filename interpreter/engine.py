@@ -750,7 +750,14 @@ class CompiledAction:
         #: over ``candidates``), written as one function (``ExpressionWriter.legal``)
         self.legal = compiler.writer.legal(action, [(is_let, stmt) for is_let, stmt, _ in self.checks],
                                            action.rule or action.cite)
-        self.body = compiler.block(action.body[rest_start:])
+        # The body starts with the player, the arguments and the lets in the frame (``perform``): the
+        # player is a player, and an argument from a zone's cards or the players is one of them.
+        writer = compiler.writer
+        held = {action.actor: "player"}
+        held.update((p.name, writer.items_kind(p.domain, {action.actor: "player"}) if p.domain is not None
+                     else "player" if p.type == "player" else None) for p in action.params)
+        held.update((s.var, None) for s in leading if isinstance(s, A.Let))
+        self.body = compiler.block(action.body[rest_start:], held)
         self.rule = action.rule or action.cite
         #: the leading lets, worked out again when the play is made; the rules its requirements cite
         self.lets = [(stmt.var, fn) for stmt, fn in self.requirements if isinstance(stmt, A.Let)]
@@ -925,7 +932,10 @@ class Program:
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)
             title = t.rule[5:] if t.rule.startswith("card:") else None      # a card's ability: the card's title
-            self.triggers.setdefault(key, []).append((t, c.block(t.body), c.expr(t.iterable) if t.iterable else None,
+            # (a trigger that runs for each item of a list has it in the frame as its body starts)
+            held = {t.var: c.writer.items_kind(t.iterable, {})} if t.iterable is not None else None
+            self.triggers.setdefault(key, []).append((t, c.block(t.body, held),
+                                                      c.expr(t.iterable) if t.iterable else None,
                                                       title, _trigger_label(t, title)))
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
         self.checks = []

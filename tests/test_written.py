@@ -255,3 +255,47 @@ def test_whether_a_list_value_is_empty_is_asked_without_counting_it(monkeypatch,
     assert [p.fields["seen"] for p in game.state.players] == [int(lit == when_lit)] * 2
     assert "2" in game.exercised
     assert len(counted) == (2 if dark else 0)
+
+
+HELD = '''
+game t "T" { players 2 to 2 }
+state { player counter marks = 0  player zone hand  player zone table  role first-player }
+card type good { }
+card "Rope" good { }
+card "Lamp" good { }
+rule 1 "Round" {
+  text """A player may lay a card, and the next card of his hand with it, and marks the next player; as
+  the round begins, each player marks the next player ten times."""
+  action lay "lay a card" by p (c: card from p.hand) {
+    move c to p.table
+    let c = first(cards(p.hand))
+    if c is not none { move c to p.table }
+    let p = next-player(p)
+    increase p.marks by 1
+  }
+  when begin round for p in players {
+    let p = next-player(p)
+    increase p.marks by 10
+  }
+  set first-player = first(players)
+  begin round
+  window "lay" starting with first-player { any number of lay }
+}
+flow { run 1 }
+'''
+
+
+@pytest.mark.parametrize("closures", [False, True])
+def test_a_variable_the_frame_holds_as_a_block_starts_is_read_anew_once_a_statement_sets_it(closures, monkeypatch):
+    """A play's player and arguments and a trigger's item are read into Python locals as the written
+    block starts, except those a statement of the block sets again: then each reading after it sees
+    the new value, as the closures, which read the frame, do."""
+    if closures:
+        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    game = Game(assemble("t", [parse_rules(HELD, "t.ludex")]), ["a", "b"], lambda game, d: d.options[0])
+    a, b = game.state.players
+    for title in ("Rope", "Lamp"):
+        game.create_card(title, a, a.zones["hand"], "1")
+    game.run()
+    assert [str(c) for c in a.zones["table"].cards] == ["Lamp", "Rope"]
+    assert (a.fields["marks"], b.fields["marks"]) == (10, 11)
