@@ -711,7 +711,14 @@ class ExpressionWriter:
             if not self.plain_test(those.body, inner):
                 return None
             over = self.looked_over(those.iterable, {})
-            found = f"any({self.test(those.body, inner)} for {local} in {over})"
+            if over == "_G.cards_in_play_now()":
+                # the cards in play zone by zone: the first that passes is often in the first zone looked
+                # at, and the list of them all is made again after each card enters or leaves play
+                zone = self.local("_z")
+                found = (f"any({self.test(those.body, inner)} for {zone} in _G.in_play_zones() "
+                         f"for {local} in {zone}.cards)")
+            else:
+                found = f"any({self.test(those.body, inner)} for {local} in {over})"
             reads_frame = self.frame_needed
         finally:
             self.in_value, self.frame_needed = outer

@@ -237,7 +237,9 @@ flow { run 1 }
     ("size(lamps) == 0", False), ("size(lamps) < 1", False), ("1 > size(lamps)", False), ("0 == size(lamps)", False),
 ])
 @pytest.mark.parametrize("lamps, dark", [(0, False), (1, False), (2, False), (1, True)])
-def test_whether_a_list_value_is_empty_is_asked_without_counting_it(monkeypatch, test, when_lit, lamps, dark):
+@pytest.mark.parametrize("holder", ["a", "b"])      # (the cards in play are looked at zone by zone)
+def test_whether_a_list_value_is_empty_is_asked_without_counting_it(monkeypatch, test, when_lit, lamps, dark,
+                                                                     holder):
     """``size(lamps) > 0`` and the like ask only whether a card in play passes the value's test, without
     counting them (``size`` is never called), unless a modifier is on the value; either way the
     value's rule is exercised and the answer is what counting would give."""
@@ -245,9 +247,10 @@ def test_whether_a_list_value_is_empty_is_asked_without_counting_it(monkeypatch,
     size = BUILTINS["size"]
     monkeypatch.setitem(BUILTINS, "size", replace(size, fn=lambda game, xs: counted.append(xs) or size.fn(game, xs)))
     game = Game(assemble("t", [parse_rules(EMPTINESS.replace("TEST", test), "t.ludex")]), ["a", "b"], RandomAgent(0))
-    a = game.state.player("a")
-    for title in ["Rope"] + ["Lamp"] * lamps:
-        game.create_card(title, a, a.zones["table"], "1")
+    a, b = game.state.players
+    game.create_card("Rope", a, a.zones["table"], "1")
+    for _ in range(lamps):
+        game.create_card("Lamp", game.state.player(holder), game.state.player(holder).zones["table"], "1")
     if dark:
         game.run_rule("3")
     game.run_rule("1")
