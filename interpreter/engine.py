@@ -127,6 +127,7 @@ class Game:
         self._cards_checked_at = -1
         self.exercised: set = set()
         self._in_play_zones = None      # the zones marked in-play, players in seat order
+        self._in_play_ranks: dict = {}  # each zone in play's place among them
         #: the cards in play (``cards_in_play_now``) and ``cards_moved`` when they were listed
         self._in_play: list = []
         self._in_play_at = -1
@@ -283,10 +284,10 @@ class Game:
         # Among the cards of its title, in the order of the cards in play (the zones in play in turn,
         # each top first): after those in zones before this one, and before (placed on top) or after
         # (at the bottom) those already in this one.
-        zones = self.in_play_zones()
-        rank = zones.index(zone)
-        ahead = sum(1 for c in same if zones.index(c.zone) < rank or
-                    (c.zone is zone and place not in ("top", "left-end")))
+        self.in_play_zones()            # (which places them, once)
+        ranks = self._in_play_ranks
+        rank = ranks[zone]
+        ahead = sum(1 for c in same if ranks[c.zone] < rank or (c.zone is zone and place not in ("top", "left-end")))
         same.insert(ahead, card)
 
     def zone_reordered(self, zone: Zone):
@@ -592,6 +593,7 @@ class Game:
         zones = self._in_play_zones
         if zones is None:
             zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
+            self._in_play_ranks = {z: i for i, z in enumerate(zones)}
         return zones
 
     def in_play_by_title(self) -> dict:
