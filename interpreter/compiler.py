@@ -832,6 +832,9 @@ class Compiler:
             passes, i, seats = 0, 0, len(order)
             active = sum(1 for p in order if not p.eliminated)
             seen = game.eliminations
+            # (``legal_plays`` in place: each play's legal search, found once for the window)
+            searches = [game.actions[name].legal for name in plays]
+            only = searches[0] if len(searches) == 1 else None
             while active:
                 player = order[i % seats]
                 i += 1
@@ -840,7 +843,12 @@ class Compiler:
                 game.steps += 1
                 if game.steps > game.step_budget:
                     raise game.over_budget(rule)
-                options = game.legal_plays(player, plays)
+                if only is not None:
+                    options = only(game, player)
+                else:
+                    options = []
+                    for search in searches:
+                        options += search(game, player)
                 options.append(passing[player.seat])
                 choice = game.agent(game, Decision(player, "play", options, rule, prompt, False, span))
                 if choice.action == "pass":
