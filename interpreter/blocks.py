@@ -252,12 +252,12 @@ class BlockWriter:
 
     def b_Move(self, s, ind):
         """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, its title hidden
-        when it goes from a hidden zone to a hidden zone."""
+        when it goes from a hidden zone to a hidden zone; the words, of the title and the zones' names,
+        are made when the trace is read (``records.move_words``)."""
         span = self.writer.constant(s.span)
         zone, card = self.writer.local("_zone"), self.writer.local("_card")
         shown = f"({card}.title if not ({zone}.hidden and _src is not None and _src.hidden) else 'a card')"
-        # (zones named by ``label``, as their ``str`` names them, without calling it)
-        text = _fstring("", shown, " moves from ", "_src.label if _src is not None else None", " to ", f"{zone}.label")
+        text = f"('move', {shown}, _src.label if _src is not None else None, {zone}.label)"
         not_zone = _fstring("", f"_words({zone})", " is not a zone")
         not_card = _fstring("", f"_words({card})", " is not a card")
         lines = [f"{ind}{zone} = {self.expr(s.destination)}"]
@@ -328,13 +328,13 @@ class BlockWriter:
         return [f"{ind}{check}"] if always else [f"{ind}if {name!r} in _G.state.bounds:", f"{ind}    {check}"]
 
     @staticmethod
-    def what(n: str, target) -> str:
-        """How the trace names the counter ``n`` of the holder in ``_who`` (``_what`` in compiler.py):
-        the game's by its name alone."""
+    def what(n: str, target, who: str = "_who") -> str:
+        """How the trace names the counter ``n`` of the holder in ``who`` (``records.held``): the game's
+        by its name alone."""
         if isinstance(target, A.Name):
             return repr(n)
-        held = _fstring("", "_who", "'s " + n)
-        return f"({n!r} if _who == {n!r} else {held})"
+        held = _fstring("", who, "'s " + n)
+        return f"({n!r} if {who} == {n!r} else {held})"
 
     @staticmethod
     def reshape(table: str, n: str, ind: str, target) -> list:
@@ -371,18 +371,20 @@ class BlockWriter:
             lines.append(f"{ind}_new = {self.expr(s.value)}")
         else:       # clear: a flag becomes false, a counter 0, a role or attribute none
             lines.append(f"{ind}_new = False if isinstance(_old, bool) else 0 if isinstance(_old, int) else None")
-        # (worked out before the bounds are checked, whose refusal names it; else only for a change)
+        # (worked out before the bounds are checked, whose refusal names it; else only for a hidden change)
         what = [f"{ind}_what = {self.what(n, s.target)}"]
         bound = self.bound(n, "_new", "_what", span, ind)
         lines += what + bound if bound else []
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
-                  f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change"]
-        record = "_G.events.append((f.rule, 'set', f'{_what}: {_words(_old)} -> {_words(_new)}', f.actor, None))"
-        lines += [] if bound else ["    " + line for line in what]
-        lines.append(f"{ind}    _G.version += 1")
+                  f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change",
+                  f"{ind}    _G.version += 1"]
+        # (its words made when the trace is read, a list's now: ``records.set_words``)
+        record = (f"_G.events.append((f.rule, 'set', ('set', _who, {n!r}, _words(_old) if type(_old) is list"
+                  " else _old, _words(_new) if type(_new) is list else _new), f.actor, None))")
         if secret:
             lines += [f"{ind}    if _secret:",
+                      *([] if bound else ["        " + line for line in what]),
                       f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', f.actor,"
                       " {'hidden': True}))",
                       f"{ind}    else:",
@@ -395,31 +397,31 @@ class BlockWriter:
         n, span = s.target.name, self.writer.constant(s.span)
         lines, _ = self.target(s.target, ind, "_tab", "_who")
         lines += [f"{ind}_old = _tab.get({n!r}) or 0",
-                  f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}",
-                  f"{ind}_what = {self.what(n, s.target)}"]
-        lines += self.bound(n, "_new", "_what", span, ind, always=False)
+                  f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
+        lines += self.bound(n, "_new", self.what(n, s.target), span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
+        # (its words made when the trace is read: ``records.change_words``)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'change', f'{{_what}}: {{_old}} -> {{_new}}', f.actor, None))"]
+                  f"{ind}_G.events.append((f.rule, 'change', ('change', _who, {n!r}, _old, _new), f.actor,"
+                  " None))"]
         return lines
 
     def b_Transfer(self, s, ind):
         span = self.writer.constant(s.span)
         src, dst = s.source.name, s.destination.name
         lines = [f"{ind}_n = {self.expr(s.amount)}"]
-        lines += self.target(s.source, ind, "_src", "_who")[0]
-        lines.append(f"{ind}_from = {self.what(src, s.source)}")
-        lines += self.target(s.destination, ind, "_dst", "_who")[0]
-        lines += [f"{ind}_to = {self.what(dst, s.destination)}",
-                  f"{ind}_have = _src.get({src!r}) or 0",
+        lines += self.target(s.source, ind, "_src", "_from_who")[0]
+        lines += self.target(s.destination, ind, "_dst", "_to_who")[0]
+        lines += [f"{ind}_have = _src.get({src!r}) or 0",
                   f"{ind}if _n < 0:",
                   f"{ind}    raise _G.error(f'cannot transfer a negative amount ({{_n}})', f.rule, {span})",
                   f"{ind}if _have < _n:",
+                  f"{ind}    _from = {self.what(src, s.source, '_from_who')}",
                   f"{ind}    raise _G.error(f'{{_from}} holds {{_have}}, not the {{_n}} to transfer', f.rule,"
                   f" {span})",
                   f"{ind}_after = (_dst.get({dst!r}) or 0) + _n"]
-        lines += self.bound(dst, "_after", "_to", span, ind)
+        lines += self.bound(dst, "_after", self.what(dst, s.destination, "_to_who"), span, ind)
         if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
             lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1",
                       f"{ind}    _G.watched_writes += 1"]
@@ -427,8 +429,8 @@ class BlockWriter:
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'transfer',"
-                  " f'{_n} from {_from} to {_to} ({_to} now {_after})', f.actor, {'amount': _n}))"]
+                  f"{ind}_G.events.append((f.rule, 'transfer', ('transfer', _n, _from_who, {src!r},"
+                  f" _to_who, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
         return lines
 
 

@@ -23,7 +23,7 @@ from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import Diagnostic, ForcedPickRefused, LudexError, SourceError
 from .reads import card_attribute_names, watched
-from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting
+from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting, held, kept
 from .state import Card, Player, Zone, words
 
 
@@ -434,8 +434,8 @@ class Compiler:
                 new = value(f)
             else:      # clear: a flag becomes false, a counter 0, a role or attribute none
                 new = False if isinstance(old, bool) else 0 if isinstance(old, int) else None
-            what = _what(who, n)
-            self._bounded(f, n, new, what, s.span)
+            if n in game.state.bounds:
+                self._bounded(f, n, new, held(who, n), s.span)
             if n not in table:
                 game.reshaped += 1
                 game.watched_writes += 1
@@ -447,9 +447,10 @@ class Compiler:
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
                 if secret:
-                    game.record(f.rule, "set", f"{what} changes (hidden)", f.actor, hidden=True)
-                else:
-                    game.record(f.rule, "set", f"{what}: {words(old)} -> {words(new)}", f.actor)
+                    game.record(f.rule, "set", f"{held(who, n)} changes (hidden)", f.actor, hidden=True)
+                else:       # (its words made when the trace is read, a list's now)
+                    game.record(f.rule, "set", ("set", who, n, words(old) if type(old) is list else old,
+                                                words(new) if type(new) is list else new), f.actor)
         return set_
 
     def s_Change(self, s):
@@ -463,9 +464,8 @@ class Compiler:
             table, n, who = locate(f)
             old = table.get(n) or 0
             new = old + sign * amount(f)
-            what = n if who == n else f"{who}'s {n}"
             if n in game.state.bounds:
-                self._bounded(f, n, new, what, s.span)
+                self._bounded(f, n, new, held(who, n), s.span)
             if n not in table:
                 game.reshaped += 1
                 game.watched_writes += 1
@@ -475,7 +475,7 @@ class Compiler:
             if bounded:
                 game.bounds_written += 1
             table[n] = new
-            game.record(f.rule, "change", f"{what}: {old} -> {new}", f.actor)
+            game.record(f.rule, "change", ("change", who, n, old, new), f.actor)
         return change
 
     def s_Transfer(self, s):
@@ -493,10 +493,10 @@ class Compiler:
             if n < 0:
                 raise game.error(f"cannot transfer a negative amount ({n})", f.rule, s.span)
             if have < n:
-                raise game.error(f"{_what(src_who, src_name)} holds {have}, not the {n} to transfer", f.rule,
+                raise game.error(f"{held(src_who, src_name)} holds {have}, not the {n} to transfer", f.rule,
                                  s.span)
             after = (dst.get(dst_name) or 0) + n
-            self._bounded(f, dst_name, after, _what(dst_who, dst_name), s.span)
+            self._bounded(f, dst_name, after, held(dst_who, dst_name), s.span)
             if src_name not in src or dst_name not in dst:
                 game.reshaped += 1
                 game.watched_writes += 1
@@ -507,8 +507,8 @@ class Compiler:
                 game.bounds_written += 1
             src[src_name] = have - n
             dst[dst_name] = after
-            game.record(f.rule, "transfer", f"{n} from {_what(src_who, src_name)} to {_what(dst_who, dst_name)} "
-                        f"({_what(dst_who, dst_name)} now {after})", f.actor, amount=n)
+            game.record(f.rule, "transfer", ("transfer", n, src_who, src_name, dst_who, dst_name, after), f.actor,
+                        amount=n)
         return transfer
 
     def s_Move(self, s):
@@ -525,7 +525,8 @@ class Compiler:
                 source = card.zone
                 game.move_card(card, zone, place)
                 shown = card.title if not (zone.hidden and source is not None and source.hidden) else "a card"
-                game.record(f.rule, "move", f"{shown} moves from {source} to {zone.label}", f.actor, card=card.id)
+                game.record(f.rule, "move", ("move", shown, source.label if source is not None else None, zone.label),
+                            f.actor, card=card.id)
         return move
 
     def s_Draw(self, s):
@@ -596,8 +597,8 @@ class Compiler:
                     if watches:
                         game.watched_writes += 1
                     game.version += 1
-                game.emit("named", "", "revealed", (card,), f.rule, f"{card.owner}'s {card.title} is revealed"
-                          if card.owner else f"{card.title} is revealed")
+                owner = card.owner.name if card.owner else None
+                game.emit("named", "", "revealed", (card,), f.rule, ("revealed", owner, card.title))
         return reveal
 
     def s_Conceal(self, s):
@@ -626,8 +627,9 @@ class Compiler:
 
         def emit(f):
             values = tuple(a(f) for a in args)      # each worked out once, for the triggers and the words
-            f.game.emit("named", "", name, values, f.rule, f"{name}({', '.join(words(v) for v in values)})",
-                        label)
+            # (its words made when the trace is read, a list's now)
+            f.game.emit("named", "", name, values, f.rule,
+                        ("named", name, values if list not in map(type, values) else kept(values)), label)
         return emit
 
     def s_Milestone(self, s):
@@ -1220,11 +1222,6 @@ def _is_hidden(game, table, name) -> bool:
         if card.attrs is table:
             return (card.type, name) in game.hidden_attributes
     return False
-
-
-def _what(who: str, name: str) -> str:
-    """How the trace names a counter: ``treasury`` for the game's, ``ann's gold`` for a player's."""
-    return name if who == name else f"{who}'s {name}"
 
 
 def _explain(exc) -> str:

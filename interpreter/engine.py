@@ -9,8 +9,8 @@ What is worked out from the state is not worked out again while nothing it reads
 without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a
 state check is polled only when something it reads may have changed (``reads.py``,
 ``Game.watched_writes``); the invariants look only at the cards placed since they last looked. The
-trace is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play into
-words, only when it is read (``Game.trace``).
+trace is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play, a move, a
+set, a change, a transfer and a named event into words, only when it is read (``Game.trace``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef, default_format, format_problem
 from .reads import ANY_ZONE, check_reads, watched
-from .records import (Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, TraceEvent,  # noqa: F401
-                      Violation, _name, _words, acting)
+from .records import (WORDS, Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep,  # noqa: F401
+                      TraceEvent, Violation, _name, _words, acting)
 from .state import Card, Player, State, Zone, items_of
 
 #: How many statements one game may execute before a rule is taken to loop forever.
@@ -68,7 +68,9 @@ class Game:
         self.seed = seed
         self.forced: dict[str, deque] = {}
         #: the trace as it is recorded: ``(rule, kind, text, player name, data or None)`` for each event,
-        #: made into ``TraceEvent``s when the trace is read (``trace``)
+        #: made into ``TraceEvent``s when the trace is read (``trace``). The text is its words, or what
+        #: they are made of when the trace is read: a ``Play`` (a play event), or ``(how, *values)`` (a
+        #: move, set, change, transfer, named event or card revealed: ``records.WORDS``)
         self.events: list[tuple] = []
         self._trace: list[TraceEvent] = []
         self.modifiers: list[Modifier] = []
@@ -314,8 +316,11 @@ class Game:
         """Every event recorded so far, in order, numbered from 1."""
         made, events = self._trace, self.events
         for seq, (rule, kind, text, player, data) in enumerate(events[len(made):], len(made) + 1):
-            if type(text) is Play:          # a play, put in words now (``CompiledAction.play``)
-                text, data = _play_words(text)
+            if type(text) is not str:
+                if type(text) is Play:      # a play, put in words now (``CompiledAction.play``)
+                    text, data = _play_words(text)
+                else:                       # ``(how, *values)``: a move, set, change ... (``records``)
+                    text = WORDS[text[0]](*text[1:])
             made.append(TraceEvent(seq, rule, kind, text, player, data if data is not None else {}))
         return made
 
@@ -494,11 +499,12 @@ class Game:
                 self.tick(goto.target)
 
     # -- events
-    def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text: str,
+    def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text,
              label: Optional[str] = None):
         """An event or milestone happens (``kind``: begin, end or named): traced, then its triggers
         run; a round's beginning starts the modifiers waiting for it, an end expires those lasting until
-        it. ``label``: ``f"{kind} {milestone} {name}".strip()``, when the caller has it made already."""
+        it. ``text``: its words, or ``(how, *values)`` (``events``). ``label``: ``f"{kind} {milestone}
+        {name}".strip()``, when the caller has it made already."""
         if label is None:
             label = f"{kind} {milestone} {name}".strip()
         self.events.append((rule, "event", text, "", {"event": label}))

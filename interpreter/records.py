@@ -133,6 +133,69 @@ def acting(who) -> str:
     return who.name if type(who) is Player else (who or "")
 
 
+# -- the words of the frequent trace events, made when the trace is read
+#
+# A move, set, change (increase, decrease), transfer, named event or card revealed records as its event's
+# text not its words but a tuple ``(how, *values)`` (``Game.events``): the values its words are made of,
+# taken when the event is recorded, and the name of the function in ``WORDS`` that makes the words of
+# them, the words the event would have been recorded with, when the trace is read (``Game.trace``).
+#
+# Each value taken does not change afterwards: text, a number, a truth value, none, a player (its name),
+# a card (its title), a zone (its name); a list, which may be a zone's own cards, is put in words when
+# taken (``words`` gives those words back unchanged: ``kept``). What a hidden card or attribute keeps from
+# the trace is decided when the event is recorded. Python's cyclic garbage collector stops looking at a
+# tuple of text, numbers and none (as at the words it stands for), but looks through one holding a
+# function, a player or a card at each of its collections for as long as the game lasts: so the function
+# is named, and a zone is taken by its name and an owner by the player's.
+
+def kept(values: tuple) -> tuple:
+    """Values to put in words later, each list among them in words now (a zone's cards change)."""
+    return tuple(words(v) if type(v) is list else v for v in values)
+
+
+def held(who: str, name: str) -> str:
+    """How the trace names a counter, supply, role, flag or attribute of the holder named ``who``:
+    ``treasury`` for the game's (whose ``who`` is its name), ``ann's gold`` for a player's or a card's."""
+    return name if who == name else f"{who}'s {name}"
+
+
+def move_words(shown: str, source: Optional[str], zone: str) -> str:
+    """``Arya Stark moves from ann.hand to ann.play``: the zones by name (``Zone.label``); ``shown`` is
+    ``a card`` between hidden zones; ``source`` is none for a card that was in no zone."""
+    return f"{shown} moves from {source} to {zone}"
+
+
+def set_words(who: str, name: str, old, new) -> str:
+    """``ann's role: none -> leader``: a set (or clear) that changed a value."""
+    return f"{held(who, name)}: {words(old)} -> {words(new)}"
+
+
+def change_words(who: str, name: str, old, new) -> str:
+    """``ann's gold: 2 -> 5``: an increase or decrease."""
+    return f"{held(who, name)}: {old} -> {new}"
+
+
+def transfer_words(n, source_who: str, source: str, dest_who: str, dest: str, after) -> str:
+    """``2 from treasury to ann's gold (ann's gold now 5)``."""
+    to = held(dest_who, dest)
+    return f"{n} from {held(source_who, source)} to {to} ({to} now {after})"
+
+
+def named_words(name: str, values: tuple) -> str:
+    """``challenge-initiated(ann, military)``: a named event and its values."""
+    return f"{name}({', '.join(words(v) for v in values)})"
+
+
+def revealed_words(owner: Optional[str], title: str) -> str:
+    """``ann's Arya Stark is revealed``, or ``Arya Stark is revealed`` for a card no player owns."""
+    return f"{owner}'s {title} is revealed" if owner is not None else f"{title} is revealed"
+
+
+#: The functions making the words of an event recorded as ``(how, *values)``, by ``how``.
+WORDS = {"move": move_words, "set": set_words, "change": change_words, "transfer": transfer_words,
+         "named": named_words, "revealed": revealed_words}
+
+
 @dataclass
 class Modifier:
     key: tuple
