@@ -28,7 +28,24 @@ class RandomAgent:
             answer = list(options)
             self.rng.shuffle(answer)
             return answer
-        return self.rng.choice(options)       # (the same draw as ``options[randrange(len(options))]``)
+        return self.answer_from(options)
+
+    def answer_from(self, options: list):
+        """One of the options, drawn uniformly: this agent's answer to any decision but an order. The rules
+        ask it so, making no ``Decision`` (``answer_from``: an agent that answers any decision but an order
+        from its options alone may have it)."""
+        n = len(options)
+        if not n:
+            return self.rng.choice(options)   # (refused: no option to choose)
+        # ``rng.choice(options)`` written out, drawing the same bits (``Random._randbelow_with_getrandbits``,
+        # as Python 3.10 and later write it): as many bits as ``n`` has, drawn again until below ``n``. (The
+        # draws then rest on ``getrandbits`` alone, the generator's own output.)
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return options[r]
 
 
 class Unscripted(LudexError):

@@ -714,7 +714,13 @@ class Compiler:
     # -- decisions
     def _decide(self, f, chooser, kind, options, prompt, hidden, span):
         player = chooser(f)
-        return f.game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
+        game = f.game
+        # (an agent that answers from the options alone is asked so, with no Decision made; ``decide``
+        # refuses a choice with no option)
+        answer_from = getattr(game.agent, "answer_from", None)
+        if answer_from is not None and options and kind != "order":
+            return answer_from(options)
+        return game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
 
     def s_Choose(self, s):
         chooser, options = self.expr(s.chooser), self.expr(s.options)
@@ -837,6 +843,9 @@ class Compiler:
             # (``legal_plays`` in place: each play's legal search, found once for the window)
             searches = [game.actions[name].legal for name in plays]
             only = searches[0] if len(searches) == 1 else None
+            agent = game.agent
+            # (an agent that answers from the options alone is asked so, with no Decision made)
+            answer_from = getattr(agent, "answer_from", None)
             while active:
                 player = order[i % seats]
                 i += 1
@@ -852,7 +861,8 @@ class Compiler:
                     for search in searches:
                         options += search(game, player)
                 options.append(passing[player.seat])
-                choice = game.agent(game, Decision(player, "play", options, rule, prompt, False, span))
+                choice = answer_from(options) if answer_from is not None else \
+                    agent(game, Decision(player, "play", options, rule, prompt, False, span))
                 if choice.action == "pass":
                     who = choice.player
                     name = who.name if type(who) is Player else (who or "")
@@ -900,6 +910,9 @@ class Compiler:
                 return
             actions = game.actions
             prompt = f"{player}'s turn"
+            # (an agent that answers from the options alone is asked so, with no Decision made; ``decide``
+            # refuses a play with no option)
+            answer_from = getattr(game.agent, "answer_from", None)
             game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
             for (part, limited, optional), then in zip(parts, on_to):
                 if type(part) is A.InAnyOrder:
@@ -921,7 +934,8 @@ class Compiler:
                     game.steps += 1
                     if game.steps > game.step_budget:
                         raise game.over_budget(f.rule)
-                    choice = game.decide(Decision(player, "play", options, f.rule, prompt, False, s.span))
+                    choice = answer_from(options) if answer_from is not None and options else \
+                        game.decide(Decision(player, "play", options, f.rule, prompt, False, s.span))
                     if choice.player is not player:
                         raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, s.span)
                     try:
@@ -1124,6 +1138,9 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
     offered = [list(part.actions) for part in parts]
     part_of = {name: k for k, part in enumerate(parts) for name in part.actions}
     prompt = f"{player}'s turn"
+    # (an agent that answers from the options alone is asked so, with no Decision made; ``decide`` refuses
+    # a play with no option)
+    answer_from = getattr(game.agent, "answer_from", None)
     while not getattr(player, "eliminated", False):      # eliminated during the turn: it ends here
         open_parts, names, needed = [], [], []
         for k, part in enumerate(parts):
@@ -1140,7 +1157,8 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
         game.steps += 1
         if game.steps > game.step_budget:
             raise game.over_budget(f.rule)
-        choice = game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
+        choice = answer_from(options) if answer_from is not None and options else \
+            game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
         if choice.player is not player:
             raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, span)
         try:

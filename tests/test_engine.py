@@ -1386,3 +1386,38 @@ flow { run 1 }
     game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
     game.run()
     assert game.state.fields["n"] == 2
+
+
+@pytest.mark.parametrize("key", ["agot", "nightmare", "huntik"])
+def test_a_random_agent_asked_from_the_options_answers_as_asked_with_decisions(key):
+    # The rules ask a RandomAgent for its answer from the options alone (``answer_from``), making no
+    # Decision; an agent wrapping it, which has no ``answer_from``, is asked each Decision instead: the
+    # same draws, so the same game, event for event, and the same decisions asked of it.
+    from interpreter.project import load_game
+    gamedef = load_game(key).game
+    players = [f"p{i + 1}" for i in range(gamedef.header.min_players)]
+    for seed in (1, 2):
+        fast = Game(gamedef, players, RandomAgent(seed), seed=seed)
+        fast.run()
+        asked = []
+        random = RandomAgent(seed)
+
+        def agent(game, decision):
+            asked.append(decision.kind)
+            return random(game, decision)
+        slow = Game(gamedef, players, agent, seed=seed)
+        slow.run()
+        assert [(e.rule, e.kind, e.text, e.player, e.data) for e in fast.trace] == \
+            [(e.rule, e.kind, e.text, e.player, e.data) for e in slow.trace]
+        assert "play" in asked and [p.name for p in fast.winners] == [p.name for p in slow.winners]
+
+
+def test_a_random_agent_draws_as_random_choice_does():
+    import random
+    for seed in range(5):
+        agent, rng = RandomAgent(seed), random.Random(seed * 7919 + 17)
+        for n in [1, 2, 3, 5, 8, 17, 100, 1000] * 5:
+            options = list(range(n))
+            assert agent.answer_from(options) == rng.choice(options)
+    with pytest.raises(IndexError):
+        RandomAgent(1).answer_from([])
