@@ -57,6 +57,13 @@ class Compiler:
         #: the game's counters, supplies, roles and flags (``field``) and zones (``zone``), by name
         self._game_names = {f.name: "zone" if f.kind in ("zone", "row") else "field"
                             for f in gamedef.fields.values() if f.scope != "player"}
+        #: the triggers listening to each event, by ``(kind, milestone, name)``: a list for each event
+        #: some trigger listens to, filled as ``Program`` compiles the triggers (``Program.triggers``).
+        #: The lists are made first, so that the closure of a milestone or event holds its own (None
+        #: when no trigger listens) and looks for none as it runs
+        self.triggers: dict[tuple, list] = {}
+        for t in gamedef.triggers:
+            self.triggers.setdefault((t.event.kind, t.event.milestone, t.event.name), [])
         self.writer = ExpressionWriter(self)
         self.blocks = BlockWriter(self)
 
@@ -585,6 +592,7 @@ class Compiler:
     def s_Reveal(self, s):
         cards = self.expr(s.cards)
         watches = self.watches("face-up")
+        handlers = self.triggers.get(("named", "", "revealed"))
 
         def reveal(f):
             game = f.game
@@ -598,7 +606,11 @@ class Compiler:
                         game.watched_writes += 1
                     game.version += 1
                 owner = card.owner.name if card.owner else None
-                game.emit("named", "", "revealed", (card,), f.rule, ("revealed", owner, card.title))
+                # (``Game.emit``, written in place)
+                game.events.append((f.rule, "event", ("revealed", owner, card.title), "",
+                                    {"event": "named  revealed"}))
+                if handlers:
+                    game.run_triggers(handlers, "named", f.rule, (card,))
         return reveal
 
     def s_Conceal(self, s):
@@ -624,19 +636,39 @@ class Compiler:
     def s_Emit(self, s):
         args, name = [self.expr(a) for a in s.args], s.event
         label = f"named  {name}".strip()        # (as ``Game.emit`` would make it)
+        handlers = self.triggers.get(("named", "", name))
 
         def emit(f):
             values = tuple(a(f) for a in args)      # each worked out once, for the triggers and the words
-            # (its words made when the trace is read, a list's now)
-            f.game.emit("named", "", name, values, f.rule,
-                        ("named", name, values if list not in map(type, values) else kept(values)), label)
+            # (``Game.emit``, written in place: its words made when the trace is read, a list's now)
+            game = f.game
+            game.events.append((f.rule, "event", ("named", name, values if list not in map(type, values)
+                                                  else kept(values)), "", {"event": label}))
+            if handlers:
+                game.run_triggers(handlers, "named", f.rule, values)
         return emit
 
     def s_Milestone(self, s):
-        text = f"{s.name} phase {'begins' if s.edge == 'begin' else 'ends'}" if s.kind == "phase" else \
-            f"the {s.kind} {'begins' if s.edge == 'begin' else 'ends'}"
-        label = f"{s.edge} {s.kind} {s.name}".strip()
-        return lambda f: f.game.emit(s.edge, s.kind, s.name, (), f.rule, text, label)
+        edge, kind, name = s.edge, s.kind, s.name
+        text = f"{name} phase {'begins' if edge == 'begin' else 'ends'}" if kind == "phase" else \
+            f"the {kind} {'begins' if edge == 'begin' else 'ends'}"
+        label = f"{edge} {kind} {name}".strip()
+        if kind == "game" or (edge, kind) == ("begin", "round"):
+            # the state checks start, waiting modifiers start to apply, or the game ends: ``Game.emit``
+            return lambda f: f.game.emit(edge, kind, name, (), f.rule, text, label)
+        handlers = self.triggers.get((edge, kind, name))
+        ending = edge == "end"
+
+        def milestone(f):
+            # (``Game.emit``, written in place: traced, its triggers run, then, at an end, the modifiers
+            # lasting until it expire)
+            game, rule = f.game, f.rule
+            game.events.append((rule, "event", text, "", {"event": label}))
+            if handlers:
+                game.run_triggers(handlers, edge, rule, ())
+            if ending and game.modifiers:
+                game.expire(kind, name, rule)
+        return milestone
 
     def s_If(self, s):
         branches = [(self.expr(c), self.block(b)) for c, b in s.branches]
@@ -899,6 +931,7 @@ class Compiler:
         #: perform-function" (a pass in the last part ends the turn: "ann passes")
         on_to = [", on to " + " or ".join(a for p in A.menu_parts([later]) for a in p.actions)
                  if later is not None else "" for later in [part for part, _, _ in parts[1:]] + [None]]
+        begun, ended = self.triggers.get(("begin", "turn", "")), self.triggers.get(("end", "turn", ""))
 
         def turn(f):
             game = f.game
@@ -913,7 +946,10 @@ class Compiler:
             # (an agent that answers from the options alone is asked so, with no Decision made; ``decide``
             # refuses a play with no option)
             answer_from = getattr(game.agent, "answer_from", None)
-            game.emit("begin", "turn", "", (player,), f.rule, f"{player}'s turn begins")
+            # (``Game.emit``, written in place, here and where the turn ends)
+            game.events.append((f.rule, "event", f"{player}'s turn begins", "", {"event": "begin turn"}))
+            if begun:
+                game.run_triggers(begun, "begin", f.rule, (player,))
             for (part, limited, optional), then in zip(parts, on_to):
                 if type(part) is A.InAnyOrder:
                     in_any_order(f, game, player, part, then, s.span)
@@ -962,7 +998,11 @@ class Compiler:
                     made += 1
                     if game.checked_at != game.version and game.checks:
                         game.run_checks()
-            game.emit("end", "turn", "", (player,), f.rule, f"{player}'s turn ends")
+            game.events.append((f.rule, "event", f"{player}'s turn ends", "", {"event": "end turn"}))
+            if ended:
+                game.run_triggers(ended, "end", f.rule, (player,))
+            if game.modifiers:
+                game.expire("turn", "", f.rule)
         return turn
 
     def s_Perform(self, s):

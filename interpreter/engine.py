@@ -83,9 +83,9 @@ class Game:
         self.step_budget = step_budget
         #: after every step (a rule with a procedure), cards, supplies and counters are checked
         self.check_invariants = check_invariants
-        self.depth = 0
         #: what runs inside what, outermost first (a rule's id, or ``"when EVENT"`` in a rule for a
-        #: trigger, ``"whenever"`` for a state check): the loop a nesting error names
+        #: trigger, ``"whenever"`` for a state check): the loop a nesting error names; as many as the
+        #: levels run inside each other (``depth``)
         self.running: list = []
         #: the loop found where Python's stack ran out, and the rule and span it is reported at, by the
         #: outermost level
@@ -177,8 +177,7 @@ class Game:
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
-        self.rule_bodies = program.rule_bodies
-        self.children = program.children
+        self.procedures = program.procedures
         self.flow = program.flow
         self._build_state()
 
@@ -395,17 +394,17 @@ class Game:
         return self.winners
 
     def run_rule(self, rule_id: str, frame: Optional[Frame] = None):
-        rule = self.gamedef.rules.get(rule_id)
-        if rule is None:
-            raise self.error(f"there is no rule {rule_id}", frame.rule if frame else "")
-        # (``enter`` and ``leave``, written in place: every rule run passes here)
-        self.depth += 1
-        self.running.append(rule_id)
         try:
-            if self.depth > NESTING_LIMIT:
-                raise self.too_deep(rule_id, rule.span)
+            span, body, steps = self.procedures[rule_id]
+        except KeyError:
+            raise self.error(f"there is no rule {rule_id}", frame.rule if frame else "") from None
+        # (``enter`` and ``leave``, written in place: every rule run passes here)
+        running = self.running
+        running.append(rule_id)
+        try:
+            if len(running) > NESTING_LIMIT:
+                raise self.too_deep(rule_id, span)
             self.exercised.add(rule_id)
-            body = self.rule_bodies.get(rule_id)
             if body is not None:
                 actor = frame.actor if frame is not None else ""
                 began = len(self.events)
@@ -429,21 +428,24 @@ class Game:
                         placed.clear()
                         if broken:
                             raise self.error(f"after rule {rule_id} the game is inconsistent: "
-                                             f"{'; '.join(broken)}", rule_id, rule.span)
+                                             f"{'; '.join(broken)}", rule_id, span)
             else:
-                self.run_sequence(self.children[rule_id], frame)
+                self.run_sequence(steps, frame)
         except RecursionError:
-            self.out_of_stack(rule_id, rule.span)
+            self.out_of_stack(rule_id, span)
         finally:
-            self.depth -= 1
-            self.running.pop()
+            running.pop()
+
+    @property
+    def depth(self) -> int:
+        """How many levels run inside each other now: rules run, triggers' and state checks' bodies."""
+        return len(self.running)
 
     def enter(self, what: str, rule: str, span):
         """One level deeper: a rule run, a trigger's body or a state check's. Past ``NESTING_LIMIT`` an
         error naming the rule and the loop that keeps starting itself."""
-        self.depth += 1
         self.running.append(what)
-        if self.depth > NESTING_LIMIT:
+        if len(self.running) > NESTING_LIMIT:
             raise self.too_deep(rule, span)
 
     def too_deep(self, rule: str, span) -> RuntimeRuleError:
@@ -452,7 +454,6 @@ class Game:
                           rule, span)
 
     def leave(self):
-        self.depth -= 1
         self.running.pop()
 
     def loop_words(self) -> str:
@@ -486,10 +487,10 @@ class Game:
     def run_sequence(self, ids: list[str], frame: Optional[Frame] = None):
         """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there.
         ``frame``: the one running them (its actor acts in them too)."""
-        i = 0
-        while i < len(ids):
+        run_rule, i, n = self.run_rule, 0, len(ids)
+        while i < n:
             try:
-                self.run_rule(ids[i], frame)
+                run_rule(ids[i], frame)
                 i += 1
             except Goto as goto:
                 if goto.target not in ids:
@@ -504,7 +505,8 @@ class Game:
         """An event or milestone happens (``kind``: begin, end or named): traced, then its triggers
         run; a round's beginning starts the modifiers waiting for it, an end expires those lasting until
         it. ``text``: its words, or ``(how, *values)`` (``events``). ``label``: ``f"{kind} {milestone}
-        {name}".strip()``, when the caller has it made already."""
+        {name}".strip()``, when the caller has it made already. (The closures of ``begin phase plot``,
+        ``emit revealed(c)`` and the like do the same in place: ``Compiler.s_Milestone``.)"""
         if label is None:
             label = f"{kind} {milestone} {name}".strip()
         self.events.append((rule, "event", text, "", {"event": label}))
@@ -520,66 +522,71 @@ class Game:
                         self.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
         if handlers:
-            try:
-                self.run_triggers(handlers, kind, rule, args)
-            except (Goto, SkipStep) as stray:        # a trigger is no step of a sequence
-                raise self.stray(stray) from None
-        if kind == "end" and self.modifiers:       # (none in force: none to expire)
-            ends = (milestone, name)
-            kept = []
-            for m in self.modifiers:
-                if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
-                    self.written[m.target] = self.version
-                    self.watched_writes += 1
-                    self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
-                else:
-                    kept.append(m)
-            self.modifiers = kept
-            # the same set, changed in place: written rules hold it for as long as they run
-            self.modified.clear()
-            self.modified.update(m.target for m in kept)
-        if kind == "end" and milestone == "game":
-            raise GameOver(self.winners or [])
+            self.run_triggers(handlers, kind, rule, args)
+        if kind == "end":
+            if self.modifiers:      # (none in force: none to expire)
+                self.expire(milestone, name, rule)
+            if milestone == "game":
+                raise GameOver(self.winners or [])
+
+    def expire(self, milestone: str, name: str, rule: str):
+        """The end of a milestone (``end phase plot``: ``phase``, ``plot``) came: the modifiers in force
+        lasting until it, or until the end of any of its kind, expire."""
+        ends = (milestone, name)
+        kept = []
+        for m in self.modifiers:
+            if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
+                self.written[m.target] = self.version
+                self.watched_writes += 1
+                self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
+            else:
+                kept.append(m)
+        self.modifiers = kept
+        # the same set, changed in place: written rules hold it for as long as they run
+        self.modified.clear()
+        self.modified.update(m.target for m in kept)
 
     def run_triggers(self, handlers, kind: str, rule: str, args: tuple):
         """Run the triggers listening to an event (``emit``), in the order the rules give them. Each
         runs one level deeper (``enter``): a trigger whose event its own effect makes happen again is
-        stopped at the nesting limit, named."""
+        stopped at the nesting limit, named. A ``return to``, ``proceed to`` or ``skip this step``
+        that leaves a trigger is an error: a trigger is no step of a sequence."""
         running = self.running
-        for trigger, body, iterable, title, (label, cited) in handlers:
-            self.depth += 1
-            running.append(label)
-            try:
-                if title is not None:
-                    cited = rule        # a card's ability: the rule whose event it answers
-                if self.depth > NESTING_LIMIT:
-                    raise self.too_deep(cited, trigger.span)
-                params = trigger.event.params
-                if title is not None:       # a card's ability
-                    if kind != "named":
-                        # a card's ability on a milestone: every copy of the card that is in play
-                        for card in self.cards_in_play():
-                            if card.title == title:
-                                self.exercised.add(rule)
-                                body(Frame(self, {}, rule, card, acting(card.owner)))
-                        continue
-                    if not args or not isinstance(args[0], Card) or args[0].title != title:
-                        continue
-                    frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
-                else:
-                    frame = Frame(self, dict(zip(params, args)), trigger.rule)
-                self.exercised.add(frame.rule)
-                if iterable is not None:
-                    for item in list(iterable(frame)):
-                        frame.vars[trigger.var] = item
+        try:
+            for trigger, body, iterable, title, (label, cited) in handlers:
+                running.append(label)
+                try:
+                    if title is not None:
+                        cited = rule        # a card's ability: the rule whose event it answers
+                    if len(running) > NESTING_LIMIT:
+                        raise self.too_deep(cited, trigger.span)
+                    params = trigger.event.params
+                    if title is not None:       # a card's ability
+                        if kind != "named":
+                            # a card's ability on a milestone: every copy of the card that is in play
+                            for card in self.cards_in_play():
+                                if card.title == title:
+                                    self.exercised.add(rule)
+                                    body(Frame(self, {}, rule, card, acting(card.owner)))
+                            continue
+                        if not args or not isinstance(args[0], Card) or args[0].title != title:
+                            continue
+                        frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
+                    else:
+                        frame = Frame(self, dict(zip(params, args)), trigger.rule)
+                    self.exercised.add(frame.rule)
+                    if iterable is not None:
+                        for item in list(iterable(frame)):
+                            frame.vars[trigger.var] = item
+                            body(frame)
+                    else:
                         body(frame)
-                else:
-                    body(frame)
-            except RecursionError:
-                self.out_of_stack(cited, trigger.span)
-            finally:
-                self.depth -= 1
-                running.pop()
+                except RecursionError:
+                    self.out_of_stack(cited, trigger.span)
+                finally:
+                    running.pop()
+        except (Goto, SkipStep) as stray:
+            raise self.stray(stray) from None
 
     def cards_in_play(self) -> list:
         """Every card in a zone the schema marks ``in-play``, players in seat order, top first."""
@@ -936,15 +943,17 @@ class Program:
             from .board import Board
             for name, b in g.boards.items():
                 self.boards[name] = Board.parse(b.drawing, b.span)
-        self.triggers: dict[tuple, list] = {}
+        #: the triggers listening to each event, in the rules' order, by ``(kind, milestone, name)``
+        #: (``begin``, ``phase``, ``plot``; ``named``, ``""``, ``revealed``): the compiler's lists, made
+        #: before any procedure is compiled so that an event's closure holds its own
+        self.triggers = c.triggers
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)
             title = t.rule[5:] if t.rule.startswith("card:") else None      # a card's ability: the card's title
             # (a trigger that runs for each item of a list has it in the frame as its body starts)
             held = {t.var: c.writer.items_kind(t.iterable, {})} if t.iterable is not None else None
-            self.triggers.setdefault(key, []).append((t, c.block(t.body, held),
-                                                      c.expr(t.iterable) if t.iterable else None,
-                                                      title, _trigger_label(t, title)))
+            self.triggers[key].append((t, c.block(t.body, held), c.expr(t.iterable) if t.iterable else None,
+                                       title, _trigger_label(t, title)))
         #: each state check with ``poll(frame)``, which runs it for what has just come to hold
         self.checks = []
         for ch in g.checks:
@@ -958,12 +967,15 @@ class Program:
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
         self.values = {name: c.writer.value(v) for name, v in g.values.items()}
-        self.rule_bodies = {rid: c.block(r.body) for rid, r in g.rules.items() if r.body}
-        self.children: dict[str, list] = {rid: [] for rid in g.rules}
+        children: dict[str, list] = {rid: [] for rid in g.rules}
         for rid in g.rules:
             parent = g.parent_of(rid)
             if parent is not None:
-                self.children[parent].append(rid)
+                children[parent].append(rid)
+        #: what running each rule does (``Game.run_rule``), by its id: ``(span, body, steps)``, its
+        #: procedure compiled (None when it has none) and its sub-rules, run in order when it has none
+        self.procedures: dict[str, tuple] = {rid: (r.span, c.block(r.body) if r.body else None, children[rid])
+                                             for rid, r in g.rules.items()}
         self.flow = c.block(g.flow.body) if g.flow else None
         self._card_attributes: dict[str, list] = {}
         self._gamedef = g

@@ -1285,6 +1285,38 @@ def test_a_jump_no_sequence_of_steps_takes_is_an_error_at_the_statement(where, f
         assert d.message.startswith(f"'{jump}' in {place}") and f"step {target} is not a step of a sequence" in d.message
 
 
+IN_A_STEP = '''
+game t "T" { players 2 to 2 }
+state { game counter n = 0 }
+rule 1 "Steps" { }
+rule 1.1 "First" { text "Count." increase n by 1 }
+rule 1.2 "Second" { text "Count again." EVENT  increase n by 1 }
+rule 2 "Listen" { text "When it happens." when HEARD { JUMP } }
+flow { begin game  run 1  end game }
+'''
+
+
+@pytest.mark.parametrize("event, heard", [
+    ("begin phase count", "begin phase count"),
+    ("end phase count", "end phase count"),
+    ("emit ping", "ping"),
+])
+@pytest.mark.parametrize("jump", ["return to 1.1", "proceed to 1.2", "skip this step"])
+def test_a_jump_in_a_trigger_of_an_event_inside_a_step_is_an_error_not_a_jump_of_the_steps(event, heard, jump):
+    # (the step's sequence would take 'return to 1.1' and 'proceed to 1.2', and its rule 'skip this step')
+    source = IN_A_STEP.replace("EVENT", event).replace("HEARD", heard).replace("JUMP", jump)
+    gamedef = assemble("t", [parse_rules(source, "t.ludex")])       # (the static checks refuse it too)
+    with pytest.raises(RuntimeRuleError) as exc:
+        Game(gamedef, ["ann", "bob"], RandomAgent(1)).run()
+    d = exc.value.diagnostics[0]
+    assert (d.span.line, d.span.column) == (7, source.splitlines()[6].index(jump) + 1)
+    if jump == "skip this step":
+        assert d.message.startswith("'skip this step' in rule 2") and "no step of the procedure" in d.message
+    else:
+        target = jump.split()[-1]
+        assert d.message.startswith(f"'{jump}' in rule 2") and f"step {target} is not a step of a sequence" in d.message
+
+
 @pytest.mark.parametrize("statement, words", [
     ("draw n - 5 from p.deck to p.hand", "cannot draw a negative number of cards (-5)"),
     ("roll n - 2 coin dice as faces", "cannot roll a negative number of dice (-2)"),
