@@ -31,9 +31,9 @@ class RandomAgent:
         return self.answer_from(options)
 
     def answer_from(self, options: list):
-        """One of the options, drawn uniformly: this agent's answer to any decision but an order. The rules
-        ask it so, making no ``Decision`` (``answer_from``: an agent that answers any decision but an order
-        from its options alone may have it)."""
+        """One of the options, drawn uniformly: this agent's answer to any decision but an order. Windows,
+        turns and choices ask an agent that has ``answer_from`` this way, without making a ``Decision``:
+        an agent should have it only if its answer depends on the options alone."""
         n = len(options)
         if not n:
             return self.rng.choice(options)   # (refused: no option to choose)
