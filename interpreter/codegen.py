@@ -302,9 +302,8 @@ class ExpressionWriter:
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
                  "    _M = _G.modified",
-                 "    f = _G.legal_frame",
-                 f"    f.rule = {rule!r}",
-                 f"    _V = f.vars = {{{actor!r}: player}}"]
+                 f"    f = _Frame(_G, {{{actor!r}: player}}, {rule!r})",
+                 "    _V = f.vars"]
         scope = {actor: "player"}
         for i, param in enumerate(action.params):
             if param.domain is not None:

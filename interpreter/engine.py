@@ -149,8 +149,6 @@ class Game:
         self.state = State([Player(name, i) for i, name in enumerate(players)], fmt)
         #: each player's pass, by seat (offered at every decision of a window)
         self.passes = [Play("pass", p) for p in self.state.players]
-        #: the frame a play's legal search reads names in (one at a time: a search starts no other)
-        self.legal_frame = Frame(self, {}, "")
         program = self.program = Program.of(gamedef)
         self.compiler = program.compiler
         self.triggers = program.triggers
