@@ -60,6 +60,21 @@ class _Heard(list):
 class Game:
     """A game in play. ``agent(decision) -> option`` answers decisions."""
 
+    # Its attributes are slots: a game keeps more names than the 30 CPython keeps in a class's shared
+    # instance keys, past which each read and write of one is a dict lookup (about 4% of the
+    # instructions of a random game). The ``__dict__`` holds what a caller adds: the compliance checker
+    # wraps ``run_rule``, a test replaces a method.
+    __slots__ = ('_bounds_checked_at', '_cards_checked_at', '_check_marks', '_in_play', '_in_play_at',
+                 '_in_play_ranks', '_in_play_zones', '_invariants_at', '_loop_at', '_loop_found', '_polls',
+                 '_remembered', '_remembered_at', '_titles_in_play', '_trace', '_watched', 'actions',
+                 'agent', 'boards', 'bounds_written', 'cards_moved', 'cards_placed', 'check_invariants',
+                 'check_memory', 'checked_at', 'checks', 'checks_active', 'choose_again', 'compiler',
+                 'current_span', 'eliminations', 'events', 'exercised', 'flow', 'forced', 'gamedef',
+                 'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'players_in',
+                 'procedures', 'program', 'quiet_at', 'reshaped', 'rng', 'running', 'seed', 'simultaneous',
+                 'state', 'step_budget', 'steps', 'triggers', 'values', 'version', 'watched_writes',
+                 'winners', 'written', 'zones_changed', "__dict__", "__weakref__")
+
     def __init__(self, gamedef: GameDef, players: list[str], agent, seed: int = 0, format: str = "",
                  step_budget: int = STEP_BUDGET, check_invariants: bool = True):
         self.gamedef = gamedef

@@ -1484,3 +1484,14 @@ def test_a_game_let_go_is_freed_at_once_leaving_only_its_states_cycles(key):
         gc.garbage.clear()
         gc.enable()
     assert left <= {"Card", "Zone", "Player", "list", "dict"}
+
+
+@pytest.mark.parametrize("key", ["agot", "halloween", "huntik", "nightmare"])
+def test_every_name_a_game_keeps_is_one_of_its_slots(key):
+    # A name kept outside ``Game.__slots__`` would land in the instance dict, whose reads are slower.
+    from interpreter.project import load_game
+    gamedef = load_game(key).game
+    players = [f"p{i + 1}" for i in range(gamedef.header.min_players)]
+    game = Game(gamedef, players, RandomAgent(2), seed=2)
+    game.run()
+    assert game.trace and vars(game) == {}
