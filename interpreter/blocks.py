@@ -27,6 +27,7 @@ from __future__ import annotations
 from . import ast as A
 from .diagnostics import LudexError
 from .reads import card_attribute_names, watched
+from .records import Decision, kept
 from .state import Card, Player, Zone, words
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
@@ -58,7 +59,8 @@ class BlockWriter:
         env = self.writer.env
         from .compiler import as_list, bounded
         env.update({"_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
-                    "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words})
+                    "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words,
+                    "_Decision": Decision, "_kept": kept})
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -192,6 +194,48 @@ class BlockWriter:
     def b_Run(self, s, ind):
         return [f"{ind}_G.run_rule({s.target!r}, f)"]
 
+    def b_Emit(self, s, ind):
+        """``emit EVENT(ARGS)`` (``Compiler.s_Emit`` in place): traced, each argument worked out once,
+        its words made when the trace is read (a list's now, as a zone's cards change); then the
+        triggers listening to it run. Their list is held (made before any trigger is compiled, filled
+        as they are) and looked at as the statement runs; none is held when no trigger listens."""
+        label = f"named  {s.event}".strip()        # (as ``Game.emit`` would make it)
+        values = "(" + "".join(f"{self.expr(a)}, " for a in s.args) + ")"
+        # an argument sure to be a card, a player, a number or a text is no list: not looked at
+        maybe_lists = [f"type(_ev[{i}]) is not list" for i, a in enumerate(s.args)
+                       if not isinstance(a, (A.Number, A.Text)) and self.writer.value_kind(a, self.scope) is None]
+        shown = f"_ev if {' and '.join(maybe_lists)} else _kept(_ev)" if maybe_lists else "_ev"
+        lines = [f"{ind}_ev = {values}",
+                 f"{ind}_G.events.append((f.rule, 'event', ('named', {s.event!r}, {shown}), '', {{'event': {label!r}}}))"]
+        handlers = self.compiler.triggers.get(("named", "", s.event))
+        if handlers is not None:
+            held = self.writer.constant(handlers)
+            lines += [f"{ind}if {held}:", f"{ind}    _G.run_triggers({held}, 'named', f.rule, _ev)"]
+        return lines
+
+    def b_Choose(self, s, ind):
+        """``PLAYER chooses VAR from OPTIONS`` (``Compiler.s_Choose`` in place): the options listed,
+        an agent that answers from the options alone asked so (no ``Decision`` made), otherwise
+        ``Game.decide``; the choice traced, a hidden one without saying what was chosen. The chooser
+        is worked out once, and again after the choice only if it reads the variable chosen."""
+        span, prompt = self.writer.constant(s.span), s.prompt or f"choose {s.var}"
+        lines = [f"{ind}_opts = _as_list_copy({self.expr(s.options)})",
+                 f"{ind}_who = {self.expr(s.chooser)}",
+                 f"{ind}_af = getattr(_G.agent, 'answer_from', None)",
+                 f"{ind}_ans = _af(_opts) if _af is not None and _opts else _G.decide(_Decision(_who, 'choose',"
+                 f" _opts, f.rule, {prompt!r}, {s.hidden!r}, {span}))",
+                 f"{ind}_V[{s.var!r}] = _ans"]
+        if s.var in A.names_in(s.chooser):
+            lines.append(f"{ind}_who = {self.expr(s.chooser)}")
+        # (``Game.record`` in place: a decision changes nothing; ``acting`` names the player)
+        acting = "_who.name if type(_who) is _Player else (_who or '')"
+        if s.hidden:        # neither the words nor the data say what was chosen
+            text = f"(f'{{_who}} chooses a card (hidden)' if isinstance(_ans, _Card) else f'{{_who}} makes a hidden choice')"
+            return lines + [f"{ind}_G.events.append((f.rule, 'decision', {text}, {acting}, {{'hidden': True}}))"]
+        return lines + [f"{ind}_w = _words(_ans)",
+                        f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
+                        " {'choice': _w, 'hidden': False}))"]
+
     def b_Log(self, s, ind):
         return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, None))"]
 
@@ -266,7 +310,11 @@ class BlockWriter:
         if self.writer.value_kind(s.cards, self.scope) == "card":      # one card, sure to be one
             lines.append(f"{ind}for {card} in ({self.expr(s.cards)},):")
         else:
-            lines += [f"{ind}for {card} in _as_list_copy({self.expr(s.cards)}):",
+            # one card (the most moved at once, a loop's item or a choice) goes as itself, not through
+            # ``as_list``'s look at every kind of value a list may be made from
+            moved = self.writer.local("_moved")
+            lines += [f"{ind}{moved} = {self.expr(s.cards)}",
+                      f"{ind}for {card} in (({moved},) if type({moved}) is _Card else _as_list_copy({moved})):",
                       f"{ind}    if not isinstance({card}, _Card):",
                       f"{ind}        raise _G.error({not_card}, f.rule, {span})"]
         return lines + [

@@ -76,8 +76,10 @@ def _worth_remembering(v) -> bool:
 _DEEPEST = 40
 
 #: The longest body of a value written where it is read (longer ones are called: written twice, the
-#: code would grow).
-_IN_PLACE_LENGTH = 400
+#: code would grow). Long enough for a choice among a few counters read as a play's legal search reads
+#: them, each remembered for every choice (``_h0 if _h0 is not _UNSET else (_h0 := ...)``), as a value
+#: ``if kind == "a" then p.a else if kind == "b" then p.b else p.c`` is read for each kind offered.
+_IN_PLACE_LENGTH = 480
 
 
 def _is_literal(source: str) -> bool:

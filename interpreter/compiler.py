@@ -33,6 +33,14 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 
 def as_list(value) -> list:
+    """A new list of a value's items: a zone's cards, a list's or tuple's items, nothing for none, or
+    the value alone."""
+    t = type(value)
+    # (the kinds met most, a card and a list, told by their type before ``isinstance`` looks)
+    if t is Card:
+        return [value]
+    if t is list:
+        return list(value)
     if isinstance(value, Zone):
         return list(value.cards)
     if value is None:

@@ -302,3 +302,78 @@ def test_a_variable_the_frame_holds_as_a_block_starts_is_read_anew_once_a_statem
     game.run()
     assert [str(c) for c in a.zones["table"].cards] == ["Lamp", "Rope"]
     assert (a.fields["marks"], b.fields["marks"]) == (10, 11)
+
+
+IN_PLACE = '''
+game t "T" { players 2 to 2 }
+state { player counter marks = 0  player zone hand hidden  player zone table  role first-player  role picked }
+card type good { }
+card "Rope" good { }
+card "Lamp" good { }
+rule 1 "Round" {
+  text """Each player lays a chosen card, facedown, then the rest of his hand, card by card and all at
+  once; each card laid, and his table, are told; the first player names a player, who names another."""
+  when laid(c) { increase c.owner.marks by 1 }
+  when told(xs, n) { increase first-player.marks by n }
+  set first-player = first(players)
+  for each p in players {
+    p chooses c from cards(p.hand) hidden "lay one"
+    move c to p.table
+    emit laid(c)
+    move first(cards(p.hand)) to p.table
+    move cards(p.hand) to p.table
+    move p.hand to p.table
+    emit told(cards(p.table), 2)
+    emit unheard(p, "loud")
+  }
+  let w = first-player
+  w chooses w from players
+  set picked = w
+}
+flow { run 1 }
+'''
+
+
+@pytest.mark.parametrize("answer_from", [False, True])
+def test_statements_written_in_place_do_what_their_closures_do(answer_from, monkeypatch):
+    """``choose`` (hidden or not, by an agent answering from the options alone or asked a
+    ``Decision``; a chooser reading the variable chosen read again after the choice), ``emit`` (a
+    list among its values put in words now, a card or number not; triggers listening or none) and
+    ``move`` of one card, of a list, of a zone's cards and of nothing, written in place, give the
+    trace and state the closures give."""
+    def outcome():
+        agent = RandomAgent(3)
+        game = Game(assemble("t", [parse_rules(IN_PLACE, "t.ludex")]), ["a", "b"],
+                    agent if answer_from else (lambda game, d: agent(game, d)))
+        for player in game.state.players:
+            for title in ("Rope", "Lamp", "Rope", "Lamp"):
+                game.create_card(title, player, player.zones["hand"], "1")
+        game.run()
+        return ([e.as_json() for e in game.trace], [p.fields["marks"] for p in game.state.players],
+                [[str(c) for c in p.zones["table"].cards] for p in game.state.players], game.steps)
+
+    written = outcome()
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    assert outcome() == written
+    trace, marks, tables, _ = written
+    assert marks[0] > 4 and all(len(table) == 4 for table in tables)
+    assert any("chooses a card (hidden)" in e["text"] for e in trace)
+
+
+def test_as_list_gives_every_kind_of_value_its_items_in_a_new_list():
+    """``as_list``, which tells a card and a list by their type first, lists each kind of value as
+    the general looks do: a tuple or a list subclass as a list, a zone's cards copied."""
+    from interpreter.compiler import as_list
+    from interpreter.state import Card, Zone
+
+    class Items(list):
+        pass
+
+    zone = Zone("pile", None)
+    card = Card(1, "Rope", "good", {}, None)
+    zone.cards.append(card)
+    items = [card, 2]
+    assert as_list(card) == [card] and as_list(None) == [] and as_list("x") == ["x"] and as_list(3) == [3]
+    assert as_list(items) == items and as_list(items) is not items
+    assert as_list((card, 2)) == items and as_list(Items(items)) == items and type(as_list(Items(items))) is list
+    assert as_list(zone) == [card] and as_list(zone) is not zone.cards
