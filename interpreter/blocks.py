@@ -65,6 +65,11 @@ class BlockWriter:
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
                         or (f.kind == "counter" and (f.minimum is not None or f.maximum is not None))}
+        #: the names a statement may write past a bound it does not refuse itself (``unrefused``): the
+        #: game's supplies, whose capacity (what each held at set-up) no statement checks; and counters
+        #: declared with a minimum, which a transfer may take below it
+        self.capped = {f.name for f in g.fields.values() if f.kind == "supply" and f.scope == "game"}
+        self.floored = {f.name for f in g.fields.values() if f.kind == "counter" and f.minimum is not None}
         #: (card type, attribute) pairs declared hidden (``Program.hidden_attributes``)
         self.hidden = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
         env["_HIDDEN"] = self.hidden
@@ -403,10 +408,18 @@ class BlockWriter:
             lines.append(f"{ind}_G.watched_writes += 1")
         return lines
 
-    def bounds_written(self, names, ind: str) -> list:
-        """A line counting a write of a supply or bounded counter (``Game.bounds_written``), when one of
-        these names may be one: the invariants look at the bounds only after such a write."""
-        return [f"{ind}_G.bounds_written += 1"] if any(n in self.bounded for n in names) else []
+    def unrefused(self, written, taken_from: str = "") -> bool:
+        """Whether a statement writing these names may leave a supply or counter out of its bounds
+        though it refuses every value it writes out of them (``bounded``): when it writes a game's
+        supply (above its capacity), or transfers from a counter with a minimum (what it takes is only
+        checked against what the counter holds). Every other write of a supply or bounded counter is
+        in bounds once written, so the invariants need not look at the bounds after it."""
+        return any(n in self.capped for n in written) or taken_from in self.floored
+
+    def bounds_written(self, unrefused: bool, ind: str) -> list:
+        """A line counting a write that may leave a bound broken (``Game.bounds_written``, ``unrefused``):
+        the invariants look at the bounds only after such a write."""
+        return [f"{ind}_G.bounds_written += 1"] if unrefused else []
 
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
@@ -423,7 +436,8 @@ class BlockWriter:
         what = [f"{ind}_what = {self.what(n, s.target)}"]
         bound = self.bound(n, "_new", "_what", span, ind)
         lines += what + bound if bound else []
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += self.bounds_written(self.unrefused([n]), ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change",
                   f"{ind}    _G.version += 1"]
@@ -447,7 +461,8 @@ class BlockWriter:
         lines += [f"{ind}_old = _tab.get({n!r}) or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
         lines += self.bound(n, "_new", self.what(n, s.target), span, ind, always=False)
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind) + self.bounds_written([n], ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
+        lines += self.bounds_written(self.unrefused([n]), ind)
         # (its words made when the trace is read: ``records.change_words``)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_G.version += 1",
@@ -473,7 +488,7 @@ class BlockWriter:
         if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
             lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1",
                       f"{ind}    _G.watched_writes += 1"]
-        lines += self.written([src, dst], ind) + self.bounds_written([src, dst], ind)
+        lines += self.written([src, dst], ind) + self.bounds_written(self.unrefused([dst], src), ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",

@@ -438,7 +438,7 @@ class Compiler:
         locate = self.target(s.target)
         value = self.expr(s.value) if s.value is not None else None
         watches = self.watches(s.target.name)
-        bounded = s.target.name in self.blocks.bounded
+        unrefused = self.blocks.unrefused([s.target.name])
 
         def set_(f):
             game = f.game
@@ -457,7 +457,7 @@ class Compiler:
             game.written[n] = game.version
             if watches:
                 game.watched_writes += 1
-            if bounded:
+            if unrefused:
                 game.bounds_written += 1
             table[n] = new
             if old is not new and not (type(old) is type(new) and old == new):     # a change, not a re-set
@@ -472,7 +472,7 @@ class Compiler:
         locate = self.target(s.target)
         amount, sign = self.expr(s.amount), s.sign
         watches = self.watches(s.target.name)
-        bounded = s.target.name in self.blocks.bounded
+        unrefused = self.blocks.unrefused([s.target.name])
 
         def change(f):
             game = f.game
@@ -487,7 +487,7 @@ class Compiler:
             game.written[n] = game.version
             if watches:
                 game.watched_writes += 1
-            if bounded:
+            if unrefused:
                 game.bounds_written += 1
             table[n] = new
             game.record(f.rule, "change", ("change", who, n, old, new), f.actor)
@@ -497,7 +497,7 @@ class Compiler:
         amount = self.expr(s.amount)
         source, destination = self.target(s.source), self.target(s.destination)
         watches = self.watches(s.source.name, s.destination.name)
-        bounded = s.source.name in self.blocks.bounded or s.destination.name in self.blocks.bounded
+        unrefused = self.blocks.unrefused([s.destination.name], s.source.name)
 
         def transfer(f):
             game = f.game
@@ -518,7 +518,7 @@ class Compiler:
             game.written[src_name] = game.written[dst_name] = game.version
             if watches:
                 game.watched_writes += 1
-            if bounded:
+            if unrefused:
                 game.bounds_written += 1
             src[src_name] = have - n
             dst[dst_name] = after

@@ -122,9 +122,10 @@ class Game:
         #: invariants last looked
         self.zones_changed: set = set()
         self.cards_placed: set = set()
-        #: bumped whenever a statement writes a supply or a counter with bounds (``set``, ``increase``,
-        #: ``decrease``, ``transfer``; and a card's attribute of such a name): the invariants look at the
-        #: bounds after the first look only when it moved
+        #: bumped whenever a statement writes what may leave a supply or a counter out of its bounds
+        #: though the statement refuses a value out of them (``BlockWriter.unrefused``: a game's supply,
+        #: a transfer from a counter with a minimum; and a card's attribute of such a name): the
+        #: invariants look at the bounds after the first look only when it moved
         self.bounds_written = 0
         self._bounds_checked_at = -1
         #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
@@ -297,11 +298,24 @@ class Game:
             return
         # Among the cards of its title, in the order of the cards in play (the zones in play in turn,
         # each top first): after those in zones before this one, and before (placed on top) or after
-        # (at the bottom) those already in this one.
-        self.in_play_zones()            # (which places them, once)
+        # (at the bottom) those already in this one. Those it goes before are the last of them (they
+        # are in that order): passed from the end, most often none (a card put where none of its
+        # title follows it).
         ranks = self._in_play_ranks
+        if not ranks:
+            self.in_play_zones()        # (which places them, once)
+            ranks = self._in_play_ranks
         rank = ranks[zone]
-        ahead = sum(1 for c in same if ranks[c.zone] < rank or (c.zone is zone and place not in ("top", "left-end")))
+        on_top = place in ("top", "left-end")
+        ahead = len(same)
+        while ahead:
+            other = same[ahead - 1].zone
+            if other is zone:
+                if not on_top:
+                    break
+            elif ranks[other] < rank:
+                break
+            ahead -= 1
         same.insert(ahead, card)
 
     def zone_reordered(self, zone: Zone):

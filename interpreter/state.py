@@ -11,8 +11,35 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 
-#: ``State._within_bounds``'s test, compiled, by its source (the same for every game of a set of rules)
+#: ``State._within_bounds``'s test maker, compiled, by the shape of the bounds (the same for every game of
+#: a set of rules)
 _BOUNDS_TESTS: dict = {}
+
+
+def _bounds_test_maker(shape: tuple):
+    """A function that, given the fields' dicts and the bounds in the order of ``shape`` (each supply's
+    fields and capacity; each bounded counter's fields, then its minimum and maximum, those it has),
+    makes ``State._within_bounds``'s test: one expression, each value it reads a closure cell."""
+    params, terms = [], []
+    for i, (name, _, no_low, no_high) in enumerate(shape):
+        if no_low is None:                  # a supply (its entry ``(name, None, None, None)``): 0 to its capacity
+            params += [f"s{i}", f"c{i}"]
+            terms.append(f"(type(v := s{i}.get({name!r}, 0)) is not int or 0 <= v <= c{i})")
+            continue
+        params.append(f"f{i}")
+        test = []
+        if not no_low:
+            params.append(f"lo{i}")
+            test.append(f"lo{i} <= v")
+        if not no_high:
+            params.append(f"hi{i}")
+            test.append(f"v <= hi{i}")
+        terms.append(f"(type(v := f{i}[{name!r}]) is not int or ({' and '.join(test)}))")
+    source = (f"def make({', '.join(params)}):\n"
+              f"    return lambda: {' and '.join(terms) or 'True'}\n")
+    env: dict = {}
+    exec(compile(source, "<bounds>", "exec"), env)
+    return env["make"]
 
 
 def words(value) -> str:
@@ -250,24 +277,24 @@ class State:
     def _within_bounds(self) -> bool:
         """Whether every supply and bounded counter is within its bounds: one Python expression,
         written once the fields are (all of them exist from set-up on), since a loop over the bounds
-        costs several times as much, after every step. The fields' dicts and the bounds are its
-        globals, so that the compiled test serves every game of the rules. The words for a break: ``invariant_breaks``."""
+        costs several times as much, after every step. The expression is made by a function compiled
+        once a process for each shape of bounds (``_BOUNDS_TESTS``: which names, of whom, with which
+        bounds), given the fields' dicts and the bounds of a game, which its expression reads as
+        closure cells. The words for a break: ``invariant_breaks``."""
         held = self.__dict__.get("_bounds_test")
         if held is None:
-            terms, env = [], {}
-            for i, (name, capacity) in enumerate(self.supply_capacity.items()):
-                env[f"s{i}"], env[f"c{i}"] = self.fields, capacity
-                terms.append(f"(type(v := s{i}.get({name!r}, 0)) is not int or 0 <= v <= c{i})")
-            for i, (name, low, high, fields, owner) in enumerate(self._bounded_counters()):
-                env[f"f{i}"], env[f"lo{i}"], env[f"hi{i}"] = fields, low, high
-                test = " and ".join(t for t in (f"lo{i} <= v" if low is not None else "",
-                                                f"v <= hi{i}" if high is not None else "") if t)
-                terms.append(f"(type(v := f{i}[{name!r}]) is not int or ({test}))")
-            source = "lambda: " + (" and ".join(terms) or "True")
-            code = _BOUNDS_TESTS.get(source)
-            if code is None:        # compiled once a process, for each game's bounds
-                code = _BOUNDS_TESTS[source] = compile(source, "<bounds>", "eval")
-            held = self.__dict__["_bounds_test"] = eval(code, env)
+            shape, values = [], []
+            for name, capacity in self.supply_capacity.items():
+                shape.append((name, None, None, None))
+                values += (self.fields, capacity)
+            for name, low, high, fields, owner in self._bounded_counters():
+                shape.append((name, owner is None, low is None, high is None))
+                values += (fields,) + ((low,) if low is not None else ()) + ((high,) if high is not None else ())
+            shape = tuple(shape)
+            make = _BOUNDS_TESTS.get(shape)
+            if make is None:
+                make = _BOUNDS_TESTS[shape] = _bounds_test_maker(shape)
+            held = self.__dict__["_bounds_test"] = make(*values)
         return held()
 
     def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None,
@@ -279,9 +306,10 @@ class State:
         consistent; the engine creates, moves and shuffles cards only through ``Game.create_cards``,
         ``Game.move_card`` and the shuffle, each of which notes the zones it changes and the cards it
         places (``Game.zones_changed``, ``Game.cards_placed``); and only the statements ``set``,
-        ``increase``, ``decrease`` and ``transfer`` write a supply or counter, each counting a write of
-        one with bounds (``Game.bounds_written``). ``cards_moved=False`` (no card was created, moved or
-        reordered) skips the cards. ``changed``: the zones whose cards were changed; ``placed``: the
+        ``increase``, ``decrease`` and ``transfer`` write a supply or counter, each refusing a value out
+        of its bounds and counting a write that may break one all the same (``Game.bounds_written``: a
+        game's supply's capacity, a transfer's source's minimum). ``cards_moved=False`` (no card was
+        created, moved or reordered) skips the cards. ``changed``: the zones whose cards were changed; ``placed``: the
         cards created, moved or reordered; None to look at every zone and card. ``bounds_written=False``
         (no supply or counter with bounds was written) skips the bounds."""
         problems = []

@@ -667,6 +667,29 @@ def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found
     assert d.rule == "3" and d.message == f"after rule 3 the game is inconsistent: {broken}"
 
 
+@pytest.mark.parametrize("closures", [False, True])
+@pytest.mark.parametrize("body, looked", [
+    ("increase pool by 0", True),                      # a game's supply: no statement checks its capacity
+    ("set pool = 5", True),
+    ("transfer 0 from bank to pool", True),
+    ("transfer 1 from floor to bank", True),           # what a transfer takes is checked only by the invariants
+    ("decrease floor by 1", False),                    # refused by the statement past the minimum
+    ("set first(players).timer = 8", False),
+    ("transfer 1 from pool to first(players).timer", False),
+    ("increase bank by 1", False),                     # no bounds at all
+])
+def test_the_invariants_look_at_the_bounds_again_only_after_a_write_no_statement_refuses(body, looked, closures,
+                                                                                         monkeypatch):
+    # Rule 1 increases a counter with a minimum, which the increase itself keeps within it: after the first
+    # look (at every bound), only a write that may leave a bound broken makes the invariants look again.
+    if closures:
+        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    game = Game(rules(BOUNDED.replace("BODY", body)), ["a", "b"], RandomAgent(0))
+    game.run()
+    assert game.bounds_written == (1 if looked else 0)
+    assert game.state.invariant_breaks() == []
+
+
 def test_player_order_starting_with_a_player_goes_clockwise_from_them_and_skips_the_eliminated():
     text = '''
 game t "T" { players 4 to 4 }
