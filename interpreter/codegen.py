@@ -22,7 +22,7 @@ import ast
 from . import ast as A
 from .builtins import BUILTINS, CONSTANTS
 from .reads import card_attribute_names
-from .records import Frame, Play
+from .records import BareFrame, BarePlay, Frame, Play
 from .state import Card, Player, Zone, items_of, words
 
 # Nodes with nothing to gain: one closure call already.
@@ -157,7 +157,7 @@ class ExpressionWriter:
         self.values: dict = {}                # name -> the value's function, written on first use
         self.env: dict = {"_as_list": _as_list, "_over": items_of, "_member": _member, "_best": _best, "_Card": Card,
                           "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
-                          "_UNSET": _UNSET}
+                          "_BareFrame": BareFrame, "_BarePlay": BarePlay, "_UNSET": _UNSET}
         self.locals = 0
         self.in_place: set = set()    # the values being written (one reading itself is called)
         #: the names of the zones and rows each player has
@@ -304,8 +304,13 @@ class ExpressionWriter:
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
                  "    _M = _G.modified",
-                 f"    f = _Frame(_G, {{{actor!r}: player}}, {rule!r})",
-                 "    _V = f.vars"]
+                 # (``_Frame(_G, {actor: player}, rule)``, made in place: ``BareFrame``)
+                 "    f = _BareFrame()",
+                 "    f.game = _G",
+                 f"    f.vars = _V = {{{actor!r}: player}}",
+                 f"    f.rule = {rule!r}",
+                 "    f.this = None",
+                 "    f.actor = ''"]
         scope = {actor: "player"}
         for i, param in enumerate(action.params):
             if param.domain is not None:
@@ -405,9 +410,56 @@ class ExpressionWriter:
         # other name from the state: ``_V`` holds only the player)
         lines += [ind + line for line in body]
         args = "".join(f"_c{i}, " for i in range(len(params)))
-        lines.append(f"{ind}_legal.append(_Play({action.name!r}, player, ({args})))")
+        # (``_Play(name, player, args)``, made in place: ``BarePlay``)
+        lines += [f"{ind}_play = _BarePlay()", f"{ind}_play.action = {action.name!r}", f"{ind}_play.player = player",
+                  f"{ind}_play.args = ({args})", f"{ind}_legal.append(_play)"]
         lines.append("    return _legal")
         return self.define("\n".join(lines) + "\n", "legal", action.span)
+
+    def play(self, action, lets, rule: str, cites: set, body):
+        """``play(game, play)`` for a play of ``action`` just offered by its legal search (its arguments
+        are as many as its choices, each from its choice's items): the play event recorded, then the
+        play made as ``CompiledAction.perform`` makes it: the frame holding the player and the choices,
+        each of the leading ``lets`` (``A.Let`` statements, in order) worked out into it, the rules in
+        ``cites`` exercised, then ``body`` run. Written as source, it holds the player, the choices and
+        the lets in Python locals too, which a let reads as ``legal`` reads them, and so a named value
+        a let reads is read in place where it can be (``value_in_place``: ``let copy = copy-in-play(p,
+        c)``) instead of through the let's closure and the value's function."""
+        actor = action.actor
+        scope = {actor: "player"}
+        for i, param in enumerate(action.params):
+            # (each choice is sure to be what the legal search that offered it was sure it is)
+            kind = self.items_kind(param.domain, {actor: "player"}) if param.domain is not None else \
+                "player" if param.type == "player" else None
+            if kind is not None:
+                self.kinds[f"_c{i}"] = kind
+            else:
+                self.kinds.pop(f"_c{i}", None)
+            scope[param.name] = f"_c{i}"
+        choices = "".join(f", {p.name!r}: _c{i}" for i, p in enumerate(action.params))
+        lines = ["def play(_G, play):",
+                 "    player = play.player",
+                 "    _acting = player.name if type(player) is _Player else (player or '')",
+                 "    # (the event's words and data are made when the trace is read: a play's player and",
+                 "    # arguments, a card's title, do not change)",
+                 f"    _G.events.append(({rule!r}, 'play', play, _acting, None))"]
+        if action.params:
+            lines.append(f"    {''.join(f'_c{i}, ' for i in range(len(action.params)))}= play.args")
+        # (``Frame(_G, vars, rule, None, _acting)``, made in place: ``BareFrame``)
+        lines += ["    _M = _G.modified",
+                  "    f = _BareFrame()",
+                  "    f.game = _G",
+                  f"    f.vars = _V = {{{actor!r}: player{choices}}}",
+                  f"    f.rule = {rule!r}",
+                  "    f.this = None",
+                  "    f.actor = _acting"]
+        for k, stmt in enumerate(lets):
+            # (its value may read the name it sets: the name is held in the new local only after)
+            lines.append(f"    _V[{stmt.var!r}] = _let{k} = {self.inline(stmt.value, scope)}")
+            scope[stmt.var] = f"_let{k}"
+        lines += [f"    _G.exercised.update({self.constant(cites)})",
+                  f"    {self.constant(body)}(f)"]
+        return self.define("\n".join(lines) + "\n", "play", action.span)
 
     def state_check(self, check, body):
         """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each

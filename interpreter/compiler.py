@@ -23,7 +23,7 @@ from .blocks import BlockWriter
 from .codegen import ExpressionWriter
 from .diagnostics import Diagnostic, ForcedPickRefused, LudexError, SourceError
 from .reads import card_attribute_names, watched
-from .records import Decision, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting, held, kept
+from .records import Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, Violation, acting, held, kept
 from .state import Card, Player, Zone, words
 
 
@@ -1064,7 +1064,7 @@ class Compiler:
                 body = self._abilities.get(id(ability))
                 if body is None:
                     body = self._abilities[id(ability)] = self.block(ability.body)
-                body(type(f)(game, {}, f.rule, card, actor))
+                body(Frame(game, {}, f.rule, card, actor))
         return initiate
 
     def s_Require(self, s):

@@ -23,8 +23,8 @@ from . import ast as A
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from .model import GameDef, default_format, format_problem
 from .reads import ANY_ZONE, check_reads, watched
-from .records import (WORDS, Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep,  # noqa: F401
-                      TraceEvent, Violation, _name, _words, acting)
+from .records import (WORDS, BareFrame, Decision, Frame, GameOver, Goto, Modifier, Play,  # noqa: F401
+                      SkipStep, TraceEvent, Violation, _name, _words, acting)
 from .state import Card, Player, State, Zone, items_of
 
 #: How many statements one game may execute before a rule is taken to loop forever.
@@ -343,7 +343,7 @@ class Game:
         made, events = self._trace, self.events
         for seq, (rule, kind, text, player, data) in enumerate(events[len(made):], len(made) + 1):
             if type(text) is not str:
-                if type(text) is Play:      # a play, put in words now (``CompiledAction.play``)
+                if type(text) is not tuple:     # a play, put in words now (``CompiledAction.play``)
                     text, data = _play_words(text)
                 else:                       # ``(how, *values)``: a move, set, change ... (``records``)
                     text = WORDS[text[0]](*text[1:])
@@ -435,8 +435,16 @@ class Game:
             if body is not None:
                 actor = frame.actor if frame is not None else ""
                 began = len(self.events)
+                # (``Frame(self, {}, rule_id, None, actor)``, made in place: ``BareFrame``; a field a
+                # line, as a tuple assigned to five costs a third as much again)
+                f = BareFrame()
+                f.game = self
+                f.vars = {}
+                f.rule = rule_id
+                f.this = None
+                f.actor = actor
                 try:
-                    body(Frame(self, {}, rule_id, None, actor))
+                    body(f)
                 except SkipStep:
                     # (once something of the step has happened, only the rest of it is skipped)
                     self.record(rule_id, "skip", f"{'step' if len(self.events) == began else 'the rest of step'} "
@@ -600,7 +608,13 @@ class Game:
                             continue
                         frame = Frame(self, dict(zip(params, args)), rule, args[0], acting(args[0].owner))
                     else:
-                        frame = Frame(self, dict(zip(params, args)), trigger.rule)
+                        # (``Frame(self, dict(zip(params, args)), trigger.rule)``, made in place: ``BareFrame``)
+                        frame = BareFrame()
+                        frame.game = self
+                        frame.vars = dict(zip(params, args))
+                        frame.rule = trigger.rule
+                        frame.this = None
+                        frame.actor = ""
                     self.exercised.add(frame.rule)
                     if iterable is not None:
                         for item in list(iterable(frame)):
@@ -681,8 +695,15 @@ class Game:
                 if last is not None and last[0] == seen and _unwritten(written, names, last[1]):
                     continue
                 marks[i] = (seen, self.version)
+            # (``Frame(self, {}, rule)``, made in place: ``BareFrame``)
+            f = BareFrame()
+            f.game = self
+            f.vars = {}
+            f.rule = rule
+            f.this = None
+            f.actor = ""
             try:
-                poll(Frame(self, {}, rule))
+                poll(f)
             except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
                 raise self.stray(stray) from None
         # Quiet when every check has looked with the players and dicts as they are and none of the
@@ -804,6 +825,11 @@ class CompiledAction:
         #: the leading lets, worked out again when the play is made; the rules its requirements cite
         self.lets = [(stmt.var, fn) for stmt, fn in self.requirements if isinstance(stmt, A.Let)]
         self.cites = {stmt.cite for stmt, _ in self.requirements if not isinstance(stmt, A.Let)} | {self.rule}
+        #: ``play(game, play)``: make a play known to be legal now (one of those its legal search just
+        #: offered): recorded, then performed as ``perform`` performs it, written as one function
+        #: (``ExpressionWriter.play``)
+        self.play = writer.play(action, [stmt for stmt, _ in self.requirements if isinstance(stmt, A.Let)],
+                                self.rule, self.cites, self.body)
 
     def rule_of_play(self) -> str:
         return self.rule
@@ -869,19 +895,17 @@ class CompiledAction:
         vars = {self.node.actor: player}
         if args:
             vars.update(zip(self.param_names, args))
-        frame = Frame(game, vars, self.rule, None, acting(player))
+        # (``Frame(game, vars, self.rule, None, acting(player))``, made in place: ``BareFrame``)
+        frame = BareFrame()
+        frame.game = game
+        frame.vars = vars
+        frame.rule = self.rule
+        frame.this = None
+        frame.actor = player.name if type(player) is Player else (player or "")
         for var, fn in self.lets:
             vars[var] = fn(frame)
         game.exercised.update(self.cites)
         self.body(frame)
-
-    def play(self, game, play: Play):
-        """Make a play known to be legal now (one of those just offered): recorded, then performed."""
-        player = play.player
-        # the event's words and data are made when the trace is read (a play's player and arguments, a
-        # card's title, do not change)
-        game.events.append((self.rule, "play", play, acting(player), None))
-        self.perform(game, player, play.args)
 
 
 def _running_words(what: str) -> str:

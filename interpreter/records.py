@@ -89,6 +89,16 @@ class Play:
         return f"Play({self.action!r}, {self.player!r}, {self.args!r})"
 
 
+class BarePlay(Play):
+    """A ``Play`` made with nothing set, its ``action``, ``player`` and ``args`` then set in place by the
+    maker: a legal search offers its plays so. (``Play(...)`` calls ``__init__``, a Python function, from
+    C, which costs about as much again as making the object; this class's ``__init__`` is ``object``'s.)
+    Everything else treats it as the ``Play`` it is."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
 @dataclass(slots=True)
 class Decision:
     """A question the rules ask a player: who decides, the options, the rule asking, hidden or not."""
@@ -229,3 +239,14 @@ class Frame:
         self.rule = rule
         self.this = this
         self.actor = actor
+
+
+class BareFrame(Frame):
+    """A ``Frame`` made with nothing set, its five fields then set in place by the maker: the engine's
+    busiest frames are made so (a rule run, a legal search, a play made, a trigger, a state check).
+    (``Frame(...)`` calls ``__init__``, a Python function, from C, which costs about as much again as
+    making the object; this class's ``__init__`` is ``object``'s.) Everything else treats it as the
+    ``Frame`` it is."""
+
+    __slots__ = ()
+    __init__ = object.__init__

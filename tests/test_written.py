@@ -7,6 +7,8 @@
   polled whenever the state changed.
 - A play's legal arguments written as one function against its candidates filtered by its
   requirements.
+- A play just offered made by its written function (``ExpressionWriter.play``) against one recorded
+  and made by ``CompiledAction.perform``.
 - Blocks nested deeper than Python nests blocks, and their errors' positions.
 """
 
@@ -17,11 +19,13 @@ import pytest
 
 from interpreter.agents import RandomAgent
 from interpreter.builtins import BUILTINS
+from interpreter.checks import check
 from interpreter.compiler import Compiler
 from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import Game
+from interpreter.engine import Game, Program
 from interpreter.model import assemble
 from interpreter.project import load_game, load_paths
+from interpreter.records import BareFrame, BarePlay, Frame, Play, acting
 from interpreter.resources import bundled_games
 from interpreter.syntax import parse_rules
 
@@ -377,3 +381,99 @@ def test_as_list_gives_every_kind_of_value_its_items_in_a_new_list():
     assert as_list(items) == items and as_list(items) is not items
     assert as_list((card, 2)) == items and as_list(Items(items)) == items and type(as_list(Items(items))) is list
     assert as_list(zone) == [card] and as_list(zone) is not zone.cards
+
+
+def _performed(action):
+    """``CompiledAction.play`` as plain code: the play event recorded, then ``perform``, which works the
+    lets out through their closures and makes a frame with ``Frame``."""
+    def play(game, play):
+        game.events.append((action.rule, "play", play, acting(play.player), None))
+        action.perform(game, play.player, play.args)
+    return play
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_play_written_as_one_function_does_what_perform_does(key, monkeypatch):
+    """A play just offered, made by its written function (``ExpressionWriter.play``: its lets written in
+    place, a named value read in place), gives the trace, winners and steps that recording it and
+    calling ``perform`` give."""
+    gamedef = _load(key)
+    expected = [_outcome(gamedef, seed) for seed in range(1, 4)]
+    for action in Program.of(gamedef).actions.values():
+        monkeypatch.setattr(action, "play", _performed(action))
+    assert [_outcome(gamedef, seed) for seed in range(1, 4)] == expected
+
+
+LETS = '''
+game t "T" { players 2 to 2 }
+state {
+  player zone hand
+  player counter gold = 9
+  game counter spent = 0
+  game zone pile
+}
+card type token { cost: number = 1 }
+card "A" token { cost 1 }
+card "B" token { cost 2 }
+card "C" token { cost 4 }
+value price(p, c) = c.cost + size(p.hand)
+rule 1 "Deal" { text "Each player gets A, B and C." for each p in players { create ["A", "B", "C"] into p.hand } }
+rule 2 "Buy" {
+  text "A card may be bought for its cost and one more for each card in hand."
+  window "w" starting with first(players) { any number of buy }
+  action buy "buy" by p (c: card from p.hand) {
+    let price = price(p, c)
+    let paid = spent + price
+    let c = first(reverse(those d in p.hand: d.cost >= c.cost))
+    let worth = c.cost
+    require price <= p.gold cite 2 "Too dear."
+    decrease p.gold by price
+    set spent = paid + worth
+    move c to pile
+  }
+}
+flow { run 1 run 2 }
+'''
+
+
+@pytest.mark.parametrize("seed", range(1, 4))
+def test_a_plays_lets_written_in_place_read_the_choices_and_the_lets_above_them(seed, monkeypatch):
+    """A written play's lets: a value of the player and the choice read in place, a let reading the
+    state and the let above it, a let setting a choice's name from the choice, read as the let by the
+    let below it and by the body (the priciest card in hand is moved): the same trace and state as
+    ``perform``'s closures give."""
+    def outcome():
+        game = Game(gamedef, ["ann", "bob"], RandomAgent(seed), seed=seed)
+        game.run()
+        return ([e.as_json() for e in game.trace], [p.fields["gold"] for p in game.state.players],
+                game.state.fields["spent"], [str(c) for c in game.state.zones["pile"].cards])
+
+    gamedef = assemble("t", [parse_rules(LETS, "t.ludex")])
+    assert check(gamedef) == []
+    written = outcome()
+    for action in Program.of(gamedef).actions.values():
+        monkeypatch.setattr(action, "play", _performed(action))
+    assert outcome() == written
+    trace, gold, spent, pile = written
+    assert any(e["kind"] == "play" for e in trace) and spent > 0 and "C" in pile
+
+
+def test_a_play_offered_is_a_play_and_is_traced_as_one():
+    """The plays a legal search offers (``BarePlay``, made without ``Play.__init__``) are equal to, hash
+    as and are traced as the plays ``Play`` makes; the frames made without ``Frame.__init__``
+    (``BareFrame``) are frames."""
+    gamedef = assemble("t", [parse_rules(LETS, "t.ludex")])
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1), seed=1)
+    game.run_rule("1")
+    ann = game.state.players[0]
+    offered = game.actions["buy"].legal(game, ann)
+    assert [type(play) for play in offered] == [BarePlay] * 3
+    made = [Play("buy", ann, play.args) for play in offered]
+    assert offered == made and [hash(p) for p in offered] == [hash(p) for p in made]
+    assert all(isinstance(play, Play) for play in offered) and repr(offered[0]) == repr(made[0])
+    for play in (offered[0], made[0]):            # each put in words when the trace is read
+        game.events.append(("2", "play", play, "ann", None))
+    first, second = game.trace[-2:]
+    assert (first.text, first.data) == (second.text, second.data) == (
+        "ann plays buy(A)", {"action": "buy", "args": ["A"]})
+    assert isinstance(BareFrame(), Frame)
