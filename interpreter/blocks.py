@@ -57,8 +57,9 @@ class BlockWriter:
         #: the names the state checks read, when that tells when they may go quiet (``reads.watched``)
         self.watched = watched(compiler) if self.polls else None
         env = self.writer.env
+        from .builtins import value_words
         from .compiler import as_list, bounded
-        env.update({"_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
+        env.update({"_value_words": value_words, "_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
                     "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words,
                     "_Decision": Decision, "_kept": kept})
         g = compiler.gamedef
@@ -240,6 +241,67 @@ class BlockWriter:
         return lines + [f"{ind}_w = _words(_ans)",
                         f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
                         " {'choice': _w, 'hidden': False}))"]
+
+    def cards_each(self, x, card: str, ind: str) -> list:
+        """The line opening a loop over the cards ``x`` stands for (``as_list``), each in ``card``:
+        one card, the most met, as itself, without ``as_list``'s look at every kind of value."""
+        if self.writer.value_kind(x, self.scope) == "card":
+            return [f"{ind}for {card} in ({self.expr(x)},):"]
+        moved = self.writer.local("_items")
+        return [f"{ind}{moved} = {self.expr(x)}",
+                f"{ind}for {card} in (({moved},) if type({moved}) is _Card else _as_list_copy({moved})):"]
+
+    def b_Draw(self, s, ind):
+        """``draw N from ZONE to ZONE`` (``Compiler.s_Draw`` in place): up to N cards moved from the
+        top of the one to the bottom of the other, one by one (``Game.move_card``), and traced once,
+        saying how many were drawn and, when fewer, that the source ran out."""
+        span = self.writer.constant(s.span)
+        n, src, dst = self.writer.local("_n"), self.writer.local("_from"), self.writer.local("_to")
+        drawn = self.writer.local("_drawn")
+        who, short = "_who", "_short"
+        text = _fstring("", who, "draws ", drawn, " card", f"'s' if {drawn} != 1 else ''", " from ",
+                        f"{src}.label", " to ", f"{dst}.label", "", short)
+        return [f"{ind}{n} = {self.expr(s.amount)}",
+                f"{ind}{src} = {self.expr(s.source)}",
+                f"{ind}{dst} = {self.expr(s.destination)}",
+                f"{ind}if {n} < 0:",
+                f"{ind}    raise _G.error(f'cannot draw a negative number of cards ({{{n}}})', f.rule, {span})",
+                f"{ind}{drawn} = 0",
+                f"{ind}for _ in range({n}):",
+                f"{ind}    if not {src}.cards:",
+                f"{ind}        break",
+                f"{ind}    _G.move_card({src}.cards[0], {dst}, 'bottom')",
+                f"{ind}    {drawn} += 1",
+                f"{ind}_owner = {src}.owner",
+                f"{ind}{who} = _owner.name + ' ' if _owner else ''",
+                f"{ind}{short} = f' ({{{src}.label}} was empty after {{{drawn}}})' if {drawn} < {n} else ''",
+                # (``Game.record`` in place: a draw changes the state; ``acting`` names the owner)
+                f"{ind}_G.version += 1",
+                f"{ind}_G.events.append((f.rule, 'draw', {text}, _owner.name if type(_owner) is _Player"
+                f" else (_owner or ''), {{'count': {drawn}}}))"]
+
+    def b_Reveal(self, s, ind):
+        """``reveal CARDS`` (``Compiler.s_Reveal`` in place): each card turned face up (a change only if
+        it was face down), the event ``revealed`` traced for it and its triggers run, card by card."""
+        span, card = self.writer.constant(s.span), self.writer.local("_card")
+        refused = _fstring("only a card is revealed, not ", f"_value_words({card})", "")
+        lines = self.cards_each(s.cards, card, ind) + [
+            f"{ind}    if type({card}) is not _Card:",
+            f"{ind}        raise _G.error({refused}, f.rule, {span})",
+            f"{ind}    if not {card}.face_up:",
+            f"{ind}        {card}.face_up = True",
+            f"{ind}        _G.written['face-up'] = _G.version"]
+        if self.compiler.watches("face-up"):
+            lines.append(f"{ind}        _G.watched_writes += 1")
+        lines += [f"{ind}        _G.version += 1",
+                  # (``Game.emit``, written in place)
+                  f"{ind}    _G.events.append((f.rule, 'event', ('revealed', {card}.owner.name if {card}.owner"
+                  f" else None, {card}.title), '', {{'event': 'named  revealed'}}))"]
+        handlers = self.compiler.triggers.get(("named", "", "revealed"))
+        if handlers is not None:
+            held = self.writer.constant(handlers)
+            lines += [f"{ind}    if {held}:", f"{ind}        _G.run_triggers({held}, 'named', f.rule, ({card},))"]
+        return lines
 
     def b_Log(self, s, ind):
         return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, None))"]

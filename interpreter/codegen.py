@@ -127,6 +127,10 @@ _ITEMS = {"players": "player", "all-players": "player", "players-from": "player"
 #: Built-ins whose items are items of their first (or first two) arguments: of the same kind if those are.
 _SAME_ITEMS = {"cards": 1, "reverse": 1, "without": 1, "join": 2}
 
+#: Built-ins whose value is always a new Python list (or an error): ``items_of`` would give it back as
+#: it is.
+_LISTS = {"cards", "players-from", "opponents", "reverse", "without", "join", "titles"}
+
 #: A requirement not yet worked out.
 _UNSET = object()
 
@@ -156,7 +160,7 @@ class ExpressionWriter:
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
         self.env: dict = {"_as_list": _as_list, "_over": items_of, "_member": _member, "_best": _best, "_Card": Card,
-                          "_Player": Player, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
+                          "_Player": Player, "_Zone": Zone, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
                           "_BareFrame": BareFrame, "_BarePlay": BarePlay, "_UNSET": _UNSET}
         self.locals = 0
         self.in_place: set = set()    # the values being written (one reading itself is called)
@@ -315,7 +319,15 @@ class ExpressionWriter:
         for i, param in enumerate(action.params):
             if param.domain is not None:
                 # (looked over, not copied: nothing changes while plays are offered)
-                lines.append(f"    _pool{i} = _over({self.inline(param.domain, scope)})")
+                if self.is_zone(param.domain, scope) or self.is_list(param.domain):
+                    lines.append(f"    _pool{i} = {self.over(self.inline(param.domain, scope), param.domain, scope)}")
+                else:
+                    # (``items_of`` in place for a zone and a list, the kinds met)
+                    lines += [f"    _pool{i} = {self.inline(param.domain, scope)}",
+                              f"    if type(_pool{i}) is _Zone:",
+                              f"        _pool{i} = _pool{i}.cards",
+                              f"    elif type(_pool{i}) is not list:",
+                              f"        _pool{i} = _over(_pool{i})"]
                 kind = self.items_kind(param.domain, scope)
             else:
                 lines.append(f"    _pool{i} = {'_G.state.players' if param.type == 'player' else '()'}")
@@ -883,7 +895,26 @@ class ExpressionWriter:
                 and not (x.name in self.bound and not self.in_value) \
                 and self.compiler.global_kind(x.name) == "constant":
             return "_G.cards_in_play_now()"
-        return f"_over({self.iterable(x, scope)})"
+        return self.over(self.iterable(x, scope), x, scope)
+
+    def over(self, source: str, x, scope) -> str:
+        """``items_of`` of ``x``, written as ``source``: a zone's cards read in place, and a list taken
+        as it is, when ``x`` is sure to be one (``is_zone``, ``is_list``) or, read from a Python local,
+        found to be one; else ``items_of`` called. (A comprehension's iterable, where most of these
+        are written, may not use ``:=`` to look at a value's type before handing it on.)"""
+        if self.is_zone(x, scope):
+            return f"({source}).cards"
+        if self.is_list(x):
+            return source
+        if source.isidentifier():     # (a Python local, read twice at no cost: a list taken as it is)
+            return f"({source} if type({source}) is list else _over({source}))"
+        return f"_over({source})"
+
+    @staticmethod
+    def is_list(x) -> bool:
+        """Whether the value of ``x`` is sure to be a Python list: a call of a built-in that makes one
+        (``_LISTS``)."""
+        return isinstance(x, A.Call) and x.name in _LISTS and x.name in BUILTINS
 
     def quantified_over(self, x, scope) -> str:
         """Source for what the quantifier ``x`` looks over (``looked_over``): of the cards in play, only

@@ -477,3 +477,81 @@ def test_a_play_offered_is_a_play_and_is_traced_as_one():
     assert (first.text, first.data) == (second.text, second.data) == (
         "ann plays buy(A)", {"action": "buy", "args": ["A"]})
     assert isinstance(BareFrame(), Frame)
+
+
+DRAWN = '''
+game t "T" { players 2 to 2 }
+state { player counter marks = 0  player zone deck hidden ordered  player zone hand hidden  player zone table
+        zone pile }
+card type good { }
+card "Rope" good { }
+card "Lamp" good { }
+rule 1 "Round" {
+  text """Each player draws one card to his hand, then three to his table (his deck runs out), then none;
+  he reveals one card of his table, then all of them (one twice), then his hand, each counted when
+  revealed; then the pile, which no one owns, is drawn from and revealed."""
+  when revealed(c) { if c.owner is not none { increase c.owner.marks by 1 } }
+  for each p in players {
+    draw 1 from p.deck to p.hand
+    draw 3 from p.deck to p.table
+    draw 0 from p.deck to p.table
+    reveal first(cards(p.table))
+    reveal cards(p.table)
+    reveal p.hand
+  }
+  draw 1 from pile to first(players).hand
+  draw 2 from pile to pile
+  reveal pile
+}
+flow { run 1 }
+'''
+
+
+def _drawn_outcome(text):
+    """The trace, marks, hands and tables and steps of a game of ``text``, each player's deck holding
+    Rope, Lamp and Rope, the pile Lamp and Rope; or the error that stopped it."""
+    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(1))
+    for player in game.state.players:
+        for title in ("Rope", "Lamp", "Rope"):
+            game.create_card(title, player, player.zones["deck"], "1")
+    for title in ("Lamp", "Rope"):
+        game.create_card(title, None, game.state.zones["pile"], "1")
+    try:
+        game.run()
+        error = None
+    except RuntimeRuleError as exc:
+        error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+    return ([e.as_json() for e in game.trace], error, [p.fields["marks"] for p in game.state.players],
+            [[(str(c), c.face_up) for c in z.cards] for p in game.state.players for z in p.zones.values()],
+            game.steps)
+
+
+@pytest.mark.parametrize("change", [
+    None,
+    ("draw 3 from p.deck to p.table", "draw -1 from p.deck to p.table"),       # a negative count
+    ("draw 3 from p.deck to p.table", 'draw "x" from p.deck to p.table'),      # not a number
+    ("draw 3 from p.deck to p.table", "draw 1 from p to p.table"),             # not a zone
+    ("draw 0 from p.deck to p.table", "draw 0 from p to p.table"),             # nor, drawing none
+    ("reveal p.hand", "reveal p"),                                             # a player
+    ("reveal p.hand", "reveal [first(cards(p.table)), 3]"),                    # a number, after a card
+    ("reveal p.hand", "reveal none"),                                          # nothing: no error
+])
+def test_draw_and_reveal_written_in_place_do_what_their_closures_do(change, monkeypatch):
+    """``draw`` (one card, several, more than the deck holds, none; from a zone no one owns) and
+    ``reveal`` (one card, a list with a card already face up, a zone's cards; the triggers of
+    ``revealed`` run for each), written in place, give the trace, state and steps the closures give;
+    and the same errors, with their words and spans, for a negative count, a value that is not a
+    number, a zone or a card."""
+    text = DRAWN if change is None else DRAWN.replace(*change)
+    written = _drawn_outcome(text)
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    assert _drawn_outcome(text) == written
+    trace, error, marks, _, _ = written
+    if change is None:
+        assert error is None and marks == [4, 4]
+        texts = [e["text"] for e in trace]
+        assert "a draws 1 card from a.deck to a.hand" in texts
+        assert "a draws 2 cards from a.deck to a.table (a.deck was empty after 2)" in texts
+        assert "draws 1 card from pile to a.hand" in texts
+    else:
+        assert (error is None) == (change[1] == "reveal none")
