@@ -81,23 +81,27 @@ class BlockWriter:
         self.enclosing = "None"
         #: variables of the frame also held in Python locals where the statement is written (name -> local)
         self.scope: dict = {}
+        #: whether the function being written is a rule's procedure, which returns its jumps (``b_Goto``)
+        self.jumps = False
 
     # ------------------------------------------------------------------ functions
-    def block(self, body, held=None):
+    def block(self, body, held=None, jumps=False):
         """``run(frame)`` for a block of statements. ``held``: variables the frame is sure to hold when
         the block starts (a play's player, arguments and lets; the item a trigger runs for), each
         with what it is sure to be (``"card"``, ``"player"``) or None: read once into Python locals
-        where no statement of the block sets them, and from there by the statements."""
+        where no statement of the block sets them, and from there by the statements. ``jumps``: the
+        block is a rule's procedure, whose ``return to`` and ``proceed to`` written in the function
+        itself return the jump instead of raising it (``b_Goto``)."""
         self.blocks += 1
         name = f"block{self.blocks}"
         from .codegen import bound_names
         self.writer.bound |= bound_names(body)      # a scenario's set-up binds its own
-        saved = self.nesting, self.scope, self.enclosing
-        self.nesting, self.scope, self.enclosing = 0, {}, "None"
+        saved = self.nesting, self.scope, self.enclosing, self.jumps
+        self.nesting, self.scope, self.enclosing, self.jumps = 0, {}, "None", jumps
         try:
             lines = self.held(body, held or {}) + self.statements(body, "        ")
         finally:
-            self.nesting, self.scope, self.enclosing = saved
+            self.nesting, self.scope, self.enclosing, self.jumps = saved
         where = body[0].span if body else A.NOWHERE
         last = body[-1].span if body else A.NOWHERE
         kinds = ", ".join(type(s).__name__.lower() for s in body) or "nothing"
@@ -196,6 +200,38 @@ class BlockWriter:
     # ------------------------------------------------------------------ statements written in place
     def b_Let(self, s, ind):
         return [f"{ind}_V[{s.var!r}] = {self.expr(s.value)}"]
+
+    def b_Goto(self, s, ind):
+        """``return to`` / ``proceed to`` in a rule's procedure, written in its own function (not in a
+        block written apart, nor in a statement's closure, whose caller would not see it returned): the
+        function returns ``(target, span, word)``, and ``Game.run_rule`` takes it as the ``Goto`` the
+        closure raises (``Compiler.s_Goto``), which the rule's own ``f.rule`` completes. Raising it
+        costs about six times as much: the exception unwinds through the procedure, ``run_rule`` and
+        its handlers. Elsewhere the closure raises it."""
+        if not self.jumps:
+            return None
+        return [f"{ind}return {self.writer.constant((s.target, s.span, s.word))}"]
+
+    def b_Milestone(self, s, ind):
+        """``begin phase plot``, ``end round`` (``Compiler.s_Milestone``, written in place): traced, its
+        triggers run (their list held: ``Program`` fills it before any procedure is written, but a
+        trigger's own body is written while the later triggers are still being added, so it is asked
+        whether it holds any as it runs), then, at an end, the modifiers lasting until it expire. The
+        game's beginning and end, and a round's beginning, call the closure (``Game.emit``)."""
+        edge, kind, name = s.edge, s.kind, s.name
+        if kind == "game" or (edge, kind) == ("begin", "round"):
+            return None
+        text = f"{name} phase {'begins' if edge == 'begin' else 'ends'}" if kind == "phase" else \
+            f"the {kind} {'begins' if edge == 'begin' else 'ends'}"
+        label = f"{edge} {kind} {name}".strip()
+        lines = [f"{ind}_G.events.append((f.rule, 'event', {text!r}, '', {{'event': {label!r}}}))"]
+        handlers = self.compiler.triggers.get((edge, kind, name))
+        if handlers is not None:
+            held = self.writer.constant(handlers)
+            lines.append(f"{ind}if {held}: _G.run_triggers({held}, {edge!r}, f.rule, ())")
+        if edge == "end":
+            lines.append(f"{ind}if _G.modifiers: _G.expire({kind!r}, {name!r}, f.rule)")
+        return lines
 
     def b_Run(self, s, ind):
         return [f"{ind}_G.run_rule({s.target!r}, f)"]

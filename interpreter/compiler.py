@@ -349,16 +349,17 @@ class Compiler:
         return ranked
 
     # ================================================================ statements
-    def block(self, body, held=None):
+    def block(self, body, held=None, jumps=False):
         """``run(frame)`` for a block of statements, written as one function (``blocks.py``); ``held``:
-        the variables the frame is sure to hold as it starts, and what each is sure to be
-        (``BlockWriter.block``)."""
-        return self.blocks.block(body, held)
+        the variables the frame is sure to hold as it starts, and what each is sure to be; ``jumps``:
+        it is a rule's procedure, which may return a jump (``BlockWriter.block``)."""
+        return self.blocks.block(body, held, jumps)
 
-    def closure_block(self, body, held=None):
+    def closure_block(self, body, held=None, jumps=False):
         """``run(frame)`` for a block of statements as a loop over their closures: each counted, guarded
         and followed by a poll of the state checks (what ``blocks.py`` writes in place). (Closures read
-        every variable from the frame: ``held`` is not needed.)"""
+        every variable from the frame: ``held`` is not needed; their jumps are raised, ``jumps``
+        or not.)"""
         steps = [(s, self.stmt(s)) for s in body]
 
         def run(f):

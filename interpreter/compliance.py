@@ -241,7 +241,7 @@ class Watch:
         original = game.run_rule
         engine_checks = bool(getattr(game, "check_invariants", False))
 
-        def run_rule(rule_id, frame=None):
+        def run_rule(rule_id, frame=None, jumps=False):
             if rule_id == self.round_rule and game.depth == 0:
                 self.rounds += 1
                 if self.max_rounds is not None and self.rounds > self.max_rounds:
@@ -252,13 +252,14 @@ class Watch:
                 if self.on_round:
                     self.on_round(self.rounds)
             if not self.invariants or engine_checks:
-                return original(rule_id, frame)
+                return original(rule_id, frame, jumps)
             try:
-                original(rule_id, frame)
+                jump = original(rule_id, frame, jumps)     # (a jump returned, ``Game.run_rule``)
             except (Goto, GameOver):
                 self.check(rule_id)
                 raise
             self.check(rule_id)
+            return jump
 
         game.run_rule = run_rule
 

@@ -420,7 +420,15 @@ class Game:
                              f"{found or 'a rule, value or trigger keeps starting itself'}", rule, span) from None
         return self.winners
 
-    def run_rule(self, rule_id: str, frame: Optional[Frame] = None):
+    def run_rule(self, rule_id: str, frame: Optional[Frame] = None, jumps: bool = False):
+        """Run a rule: its procedure, or its sub-rules in order (``run_sequence``) when it has none;
+        one level deeper (``enter``), then, after a procedure, the invariants looked at (``look``).
+        ``frame``: the one running it (its actor acts in it too).
+
+        A ``return to`` or ``proceed to`` at its procedure's own level comes back from the procedure as
+        ``(target, span, word)`` (``BlockWriter.b_Goto``), with no invariants looked at, as when it is
+        raised: with ``jumps`` (the caller is ``run_sequence``), it is returned so; otherwise raised as
+        the ``Goto`` it stands for. Jumps from deeper (a statement's closure) are raised."""
         try:
             span, body, steps = self.procedures[rule_id]
         except KeyError:
@@ -432,44 +440,55 @@ class Game:
             if len(running) > NESTING_LIMIT:
                 raise self.too_deep(rule_id, span)
             self.exercised.add(rule_id)
-            if body is not None:
-                actor = frame.actor if frame is not None else ""
-                began = len(self.events)
-                # (``Frame(self, {}, rule_id, None, actor)``, made in place: ``BareFrame``; a field a
-                # line, as a tuple assigned to five costs a third as much again)
-                f = BareFrame()
-                f.game = self
-                f.vars = {}
-                f.rule = rule_id
-                f.this = None
-                f.actor = actor
-                try:
-                    body(f)
-                except SkipStep:
-                    # (once something of the step has happened, only the rest of it is skipped)
-                    self.record(rule_id, "skip", f"{'step' if len(self.events) == began else 'the rest of step'} "
-                                f"{rule_id} is skipped", actor)
-                if self.check_invariants and self._invariants_at != self.version:
-                    self._invariants_at = self.version      # unchanged since the last look: still sound
-                    # (narrowed to what changed since: the cards once one was created, moved or reordered,
-                    # the zones and cards it changed noted; the bounds once a statement wrote one)
-                    moved = self._cards_checked_at != self.cards_moved
-                    bounds = self._bounds_checked_at != self.bounds_written
-                    if moved or bounds:
-                        self._cards_checked_at, self._bounds_checked_at = self.cards_moved, self.bounds_written
-                        changed, placed = self.zones_changed, self.cards_placed
-                        broken = self.state.invariant_breaks(moved, changed, placed, bounds)
-                        changed.clear()         # (emptied in place: only these looks read them)
-                        placed.clear()
-                        if broken:
-                            raise self.error(f"after rule {rule_id} the game is inconsistent: "
-                                             f"{'; '.join(broken)}", rule_id, span)
-            else:
+            if body is None:
                 self.run_sequence(steps, frame)
+                return None
+            # (``Frame(self, {}, rule_id, None, actor)``, made in place: ``BareFrame``; a field a line, as
+            # a tuple assigned to five costs a third as much again)
+            inner = BareFrame()
+            inner.game = self
+            inner.vars = {}
+            inner.rule = rule_id
+            inner.this = None
+            inner.actor = frame.actor if frame is not None else ""
+            began = len(self.events)
+            try:
+                jump = body(inner)
+            except SkipStep:
+                # (once something of the step has happened, only the rest of it is skipped)
+                self.record(rule_id, "skip", f"{'step' if len(self.events) == began else 'the rest of step'} "
+                            f"{rule_id} is skipped", inner.actor)
+                jump = None
+            if jump is not None:
+                if jumps:
+                    return jump
+                target, where, word = jump
+                raise Goto(target, where, rule_id, word)
+            if self.check_invariants and self._invariants_at != self.version:
+                self.look(rule_id, span)
         except RecursionError:
             self.out_of_stack(rule_id, span)
         finally:
             running.pop()
+        return None
+
+    def look(self, rule_id: str, span):
+        """The invariants looked at after rule ``rule_id``'s procedure changed the state (``version``)
+        since the last look: narrowed to what changed since (the cards once one was created, moved or
+        reordered, the zones and cards it changed noted; the bounds once a statement wrote one); a break
+        is an error at the rule."""
+        self._invariants_at = self.version      # unchanged since the last look: still sound
+        moved = self._cards_checked_at != self.cards_moved
+        bounds = self._bounds_checked_at != self.bounds_written
+        if moved or bounds:
+            self._cards_checked_at, self._bounds_checked_at = self.cards_moved, self.bounds_written
+            changed, placed = self.zones_changed, self.cards_placed
+            broken = self.state.invariant_breaks(moved, changed, placed, bounds)
+            changed.clear()         # (emptied in place: only these looks read them)
+            placed.clear()
+            if broken:
+                raise self.error(f"after rule {rule_id} the game is inconsistent: "
+                                 f"{'; '.join(broken)}", rule_id, span)
 
     @property
     def depth(self) -> int:
@@ -520,19 +539,27 @@ class Game:
         raise self.error(f"the rules nest deeper than Python's stack allows: {found}", rule, span) from None
 
     def run_sequence(self, ids: list[str], frame: Optional[Frame] = None):
-        """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there.
-        ``frame``: the one running them (its actor acts in them too)."""
+        """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there: raised
+        (``Goto``) or returned by the step's procedure (``run_rule``). ``frame``: the one running them
+        (its actor acts in them too)."""
         run_rule, i, n = self.run_rule, 0, len(ids)
         while i < n:
             try:
-                run_rule(ids[i], frame)
-                i += 1
+                jump = run_rule(ids[i], frame, True)
             except Goto as goto:
                 if goto.target not in ids:
                     raise
-                self.record(ids[i], "goto", f"go to step {goto.target}", frame.actor if frame is not None else "")
-                i = ids.index(goto.target)
-                self.tick(goto.target)
+                target = goto.target
+            else:
+                if jump is None:
+                    i += 1
+                    continue
+                target = jump[0]
+                if target not in ids:       # a jump beyond this sequence: raised on to one that holds it
+                    raise Goto(target, jump[1], ids[i], jump[2])
+            self.record(ids[i], "goto", f"go to step {target}", frame.actor if frame is not None else "")
+            i = ids.index(target)
+            self.tick(target)
 
     # -- events
     def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text,
@@ -1025,7 +1052,8 @@ class Program:
                 children[parent].append(rid)
         #: what running each rule does (``Game.run_rule``), by its id: ``(span, body, steps)``, its
         #: procedure compiled (None when it has none) and its sub-rules, run in order when it has none
-        self.procedures: dict[str, tuple] = {rid: (r.span, c.block(r.body) if r.body else None, children[rid])
+        self.procedures: dict[str, tuple] = {rid: (r.span, c.block(r.body, jumps=True) if r.body else None,
+                                                   children[rid])
                                              for rid, r in g.rules.items()}
         self.flow = c.block(g.flow.body) if g.flow else None
         self._card_attributes: dict[str, list] = {}

@@ -555,3 +555,97 @@ def test_draw_and_reveal_written_in_place_do_what_their_closures_do(change, monk
         assert "draws 1 card from pile to a.hand" in texts
     else:
         assert (error is None) == (change[1] == "reveal none")
+
+
+JUMPS = '''
+game t "T" { players 2 to 2 }
+state { game counter n = 0  game counter m = 0  game counter k = 0 }
+rule 1 "Steps" { }
+rule 1.1 "Count" { text "Count." increase n by 1 }
+rule 1.2 "Inner steps" { }
+rule 1.2.1 "Back" {
+  text "Back to 1.1, beyond its own sequence, twice."
+  increase m by 1
+  if m < 3 { return to 1.1 }
+}
+rule 1.2.2 "Skip" {
+  text "Skipped once; back to itself once from deep inside; past 1.2.3 at once."
+  increase k by 1
+  if k == 1 { skip this step }
+  if k == 2 { DEEP }
+  if k == 3 { proceed to 1.2.4 }
+}
+rule 1.2.3 "Passed over" { text "Passed over once." increase n by 100 }
+rule 1.2.4 "Last" {
+  text "Back to 1.2.2 until it has run three times."
+  increase n by 10
+  if k < 3 { return to 1.2.2 }
+}
+rule 2 "On its own" { text "Runs a step on its own." run 1.2.2 }
+flow { run 1  FLOW }
+'''
+
+
+@pytest.mark.parametrize("flow", ["", "run 1.2", "set k = 2  run 2", "set k = 2  run 1.2.2"],
+                         ids=["steps", "again", "run-by-a-rule", "run-by-the-flow"])
+@pytest.mark.parametrize("watched", [False, True])
+def test_jumps_returned_by_a_procedure_do_what_jumps_raised_do(flow, watched, monkeypatch):
+    """A ``return to`` or ``proceed to`` written in a rule's procedure is returned, not raised
+    (``BlockWriter.b_Goto``): taken by the sequence holding its target, raised on beyond it, an error
+    where no sequence runs the rule; one deep inside (in a block written apart) is raised. Traces,
+    errors and their positions, and steps are those of the closures, which raise each jump, also under
+    the compliance checker's wrapped ``run_rule``; only jumps that leave their sequence, or that come
+    from deep inside, are made as ``Goto``s."""
+    from interpreter import engine, records
+    from interpreter.compliance import Watch
+    # (deeper than Python nests loops: written in a function of its own, which raises it)
+    deep = "".join(f"for each v{i} in [1] {{ " for i in range(20)) + "return to 1.2.2" + " }" * 20
+    source = JUMPS.replace("DEEP", deep).replace("FLOW", flow)
+    made = []
+
+    class Counted(records.Goto):
+        def __init__(self, *args):
+            made.append(args[0])
+            super().__init__(*args)
+
+    def outcome():
+        game = Game(assemble("t", [parse_rules(source, "t.ludex")]), ["a", "b"], RandomAgent(1),
+                    check_invariants=not watched)
+        if watched:
+            Watch(game, invariants=True)
+        made.clear()
+        try:
+            game.run()
+            error = None
+        except RuntimeRuleError as exc:
+            d = exc.value.diagnostics[0] if hasattr(exc, "value") else exc.diagnostics[0]
+            error = (d.message, d.rule, d.span.line, d.span.column)
+        return [e.as_json() for e in game.trace], dict(game.state.fields), game.steps, error, list(made)
+
+    monkeypatch.setattr(engine, "Goto", Counted)
+    monkeypatch.setattr(Compiler, "s_Goto", _counted_goto(Counted))
+    trace, fields, steps, error, written_made = outcome()
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    closure_trace, closure_fields, closure_steps, closure_error, closure_made = outcome()
+    assert (trace, fields, steps, error) == (closure_trace, closure_fields, closure_steps, closure_error)
+    if flow in ("", "run 1.2"):
+        assert error is None and any(e["kind"] == "goto" for e in trace)
+        assert (fields["n"], fields["k"]) == ((123, 3) if flow == "" else (233, 4))
+    else:       # 1.2.2 run on its own: its 'proceed to 1.2.4' is taken by no sequence
+        assert error[0].startswith("'proceed to 1.2.4' in rule 1.2.2") and error[1] == "1.2.2"
+    # the closures make every jump; the procedures only those leaving their sequence or from deep inside
+    assert len(closure_made) > len(written_made)
+    if flow == "":
+        assert written_made == ["1.1", "1.1", "1.2.2"]
+        assert closure_made == ["1.1", "1.1", "1.2.2", "1.2.2", "1.2.4"]
+
+
+def _counted_goto(goto_class):
+    """``Compiler.s_Goto`` raising ``goto_class``: the jumps the closures make, counted."""
+    def s_Goto(self, s):
+        target, span, word = s.target, s.span, s.word
+
+        def goto(f):
+            raise goto_class(target, span, f.rule, word)
+        return goto
+    return s_Goto
