@@ -301,7 +301,8 @@ class ExpressionWriter:
         order ``requirements`` takes them. Each combination is looked at with fresh variables (the
         player and the choices), as ``requirements`` would be called with them. A line that reads no
         choice (only the player and the state) gives every combination the same answer, since the
-        state stands still while plays are offered: it is worked out once, when first reached. So is a
+        state stands still while plays are offered: it is worked out once, when first reached (those
+        ahead of every let and line that does read a choice before the choices are looked over). So is a
         counter or zone read inside a line that does read a choice (``c.cost <= p.gold``: ``p.gold``).
         A ``let`` that does read a choice is worked out where a later line first reads it, if one does
         (``lazy_lets``; each where a closure reads the frame's variables, which must hold it)."""
@@ -377,10 +378,17 @@ class ExpressionWriter:
             return self.legal(action, checks, rule, lazy_lets=False)
         once = []
         body = []
+        #: the requirements ahead of every let and of every line that reads a choice, when there are
+        #: choices: each reads no choice, so is looked at once, before the choices are looked over (if
+        #: there is any combination of them), and ends the search if it fails
+        ahead = []
         #: with no choices there is one combination, looked at once: a requirement that fails ends the search
         fail = "return _legal" if not params else "continue"
         earlier_varies = False     # whether a requirement before this one may fail for some combinations
         for i, (is_let, stmt, varies, value, lazy) in enumerate(written):
+            if params and not is_let and not varies and len(ahead) == 3 * i:
+                ahead += [f"if not {value}:", f"    _G.exercised.add({stmt.cite!r})", "    return _legal"]
+                continue
             if is_let:
                 local = f"_let{i}" + (f" = _V[{stmt.var!r}]" if in_frame else "")
                 if lazy:
@@ -410,6 +418,9 @@ class ExpressionWriter:
             return self.define("\n".join(lines) + "\n", "legal", action.span)
         lines += [f"    {known} = _UNSET" for known in once]
         lines += [f"    {local} = _UNSET" for local in hoisted.values()]
+        if ahead:
+            lines.append(f"    if {' and '.join(f'_pool{i}' for i in range(len(params)))}:")
+            lines += ["        " + line for line in ahead]
         ind = "    "
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")

@@ -220,6 +220,31 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
     assert len(counted) == 2
 
 
+def test_a_requirement_ahead_of_the_choices_is_looked_at_once_before_them(monkeypatch):
+    """``require size(cards(p.table)) < n`` reads no choice and comes first: the legal search looks at it
+    once, before the cards offered, and offers none when it fails; with no card to offer it is not
+    looked at (nor its rule exercised), as the first card would have been the first to look."""
+    counted = []
+    size = BUILTINS["size"]
+    monkeypatch.setitem(BUILTINS, "size", replace(size, fn=lambda game, xs: counted.append(xs) or size.fn(game, xs)))
+    text = LAZY_LET.replace("    let copy = copy-held(p, c)\n", "    require size(cards(p.table)) < 2 cite 2 \"Full.\"\n"
+                            "    let copy = copy-held(p, c)\n")
+    game, a = _market(text)
+    action = game.actions["buy"]
+    a.fields["coins"] = 9
+    game.exercised.clear()
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Lamp", "Bell"]
+    assert len(counted) == 1 and "2" not in game.exercised      # (exercised only when it refuses)
+    game.create_card("Rope", a, a.zones["table"], "1")          # a's table is full
+    assert action.legal(game, a) == [] and len(counted) == 2 and "2" in game.exercised
+    assert [args for args in action.candidates(game, a) if action.allows(game, a, args)] == []
+    game.exercised.clear()
+    for card in list(game.state.zones["market"].cards):        # nothing to buy: not looked at
+        game.move_card(card, game.state.player("b").zones["table"])
+    counted.clear()
+    assert action.legal(game, a) == [] and counted == [] and "2" not in game.exercised
+
+
 EMPTINESS = '''
 game t "T" { players 2 to 2 }
 state { player zone hand  player zone table in-play  player counter seen = 0 }
