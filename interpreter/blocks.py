@@ -410,8 +410,10 @@ class BlockWriter:
         lines = [f"{ind}{zone} = {self.expr(s.destination)}"]
         if not self.writer.is_zone(s.destination, self.scope):
             lines += [f"{ind}if not isinstance({zone}, _Zone):", f"{ind}    raise _G.error({not_zone}, f.rule, {span})"]
-        if self.writer.value_kind(s.cards, self.scope) == "card":      # one card, sure to be one
-            lines.append(f"{ind}for {card} in ({self.expr(s.cards)},):")
+        each = ind + "    "
+        if self.writer.value_kind(s.cards, self.scope) == "card":      # one card, sure to be one: no loop
+            lines.append(f"{ind}{card} = {self.expr(s.cards)}")
+            each = ind
         else:
             # one card (the most moved at once, a loop's item or a choice) goes as itself, not through
             # ``as_list``'s look at every kind of value a list may be made from
@@ -420,11 +422,11 @@ class BlockWriter:
                       f"{ind}for {card} in (({moved},) if type({moved}) is _Card else _as_list_copy({moved})):",
                       f"{ind}    if not isinstance({card}, _Card):",
                       f"{ind}        raise _G.error({not_card}, f.rule, {span})"]
+        # (``Game.record`` in place, without its bump of the version: the move's stands for it)
         return lines + [
-                f"{ind}    _src = {card}.zone",
-                f"{ind}    _G.move_card({card}, {zone}, {s.place!r})",
-                f"{ind}    _G.version += 1",
-                f"{ind}    _G.events.append((f.rule, 'move', {text}, f.actor, {{'card': {card}.id}}))"]
+                f"{each}_src = {card}.zone",
+                f"{each}_G.move_card({card}, {zone}, {s.place!r})",
+                f"{each}_G.events.append((f.rule, 'move', {text}, f.actor, {{'card': {card}.id}}))"]
 
     # -- counters, supplies, roles, flags and attributes
     def target(self, x, ind: str, table: str, who: str) -> tuple[list, bool]:

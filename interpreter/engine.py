@@ -198,7 +198,7 @@ class Game:
     # -- set-up
     def _build_state(self):
         s = self.state
-        watching = self.program.watched
+        watching = self.program.zones_read
         env = Frame(self, {}, "setup")
         for f, initial_of, low_of, high_of in self.program.fields:
             initial = initial_of(env) if initial_of is not None else None
@@ -210,7 +210,7 @@ class Game:
             for owner in owners:
                 if f.kind in ("zone", "row"):
                     zone = Zone(f.name, owner, f.hidden, f.ordered, f.kind == "row", f.in_play)
-                    zone.watched = watching is not None and zone.key in watching
+                    zone.watched = zone.key in watching
                     (owner.zones if owner else s.zones)[f.name] = zone
                 else:
                     default = {"counter": 0, "supply": 0, "role": None, "flag": False}[f.kind]
@@ -249,8 +249,8 @@ class Game:
                 placed.add(card)
         finally:
             self.zones_changed.add(zone)
-            self.written[zone.key] = self.version
             if zone.watched:
+                self.written[zone.key] = self.version
                 self.watched_writes += 1
             self.version += 1
             self.cards_moved += 1
@@ -258,20 +258,28 @@ class Game:
                 self._titles_in_play = None
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
-        written = self.written
+        """Move ``card`` into ``zone``, on top (``top``, ``left-end``) or at the bottom (``bottom``,
+        ``right-end``), noting what the others read: the zones changed and the card placed (the
+        invariants), the zones' keys written (``written``) and counted (``watched_writes``) when a state
+        check reads them (``Zone.watched``), the cards in play by title (``_retitle``), ``cards_moved``
+        and ``version``. The bump of ``version`` stands for the event the caller records for the move
+        too: the written ``move`` statement appends it without another (nothing reads the version
+        between the two)."""
         source = card.zone
         if source is not None:
             source.cards.remove(card)
             self.zones_changed.add(source)
-            written[source.key] = self.version
             if source.watched:
+                self.written[source.key] = self.version
                 self.watched_writes += 1
-        if (zone.in_play or (source is not None and source.in_play)) and self._titles_in_play is not None:
+            if (source.in_play or zone.in_play) and self._titles_in_play is not None:
+                self._retitle(card, source, zone, place)
+        elif zone.in_play and self._titles_in_play is not None:
             self._retitle(card, source, zone, place)
         self.zones_changed.add(zone)
         self.cards_placed.add(card)
-        written[zone.key] = self.version
         if zone.watched:
+            self.written[zone.key] = self.version
             self.watched_writes += 1
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
@@ -322,8 +330,8 @@ class Game:
         """Note that a zone's cards were put in a new order (a shuffle, an order a scenario fixes)."""
         self.zones_changed.add(zone)
         self.cards_placed.update(zone.cards)
-        self.written[zone.key] = self.version
         if zone.watched:
+            self.written[zone.key] = self.version
             self.watched_writes += 1
         self.cards_moved += 1
         if zone.in_play:
@@ -1041,6 +1049,10 @@ class Program:
         self.check_reads = [check_reads(c, ch) for ch in g.checks]
         #: every name the state checks read, or None (``reads.watched``)
         self.watched = watched(c)
+        #: the zones' keys (``zone:NAME``) that a state check whose reads are known reads: only the
+        #: cards of zones so named need noting in ``Game.written`` as they move (``Zone.watched``)
+        self.zones_read = frozenset(n for names in self.check_reads if names is not None for n in names
+                                    if n.startswith("zone:") and n != ANY_ZONE)
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}

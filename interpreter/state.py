@@ -111,8 +111,9 @@ class Zone:
         self.name = name
         #: the name its cards are read and written under (``reads.zone_key``)
         self.key = "zone:" + name
-        #: whether a state check reads its cards (``reads.watched``): a card entering or leaving it
-        #: then counts in ``Game.watched_writes``
+        #: whether a state check whose reads are known reads its cards (``Program.zones_read``): a card
+        #: entering or leaving it is then noted in ``Game.written`` and counted in
+        #: ``Game.watched_writes``; otherwise neither (nothing would read them)
         self.watched = False
         self.owner = owner
         #: how the trace names it: ``ann.hand``, ``market`` (its owner and name never change)
