@@ -33,6 +33,12 @@ from .state import Card, Player, Zone, words
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
 _CARD_OWN = ("title", "type", "owner", "zone", "face-up")
 
+#: For ``clear`` of each kind of field, a test that the value it holds is of that kind, and the value
+#: it is cleared to then (``BlockWriter.b_Set``): what the general rule (a flag false, a whole number 0,
+#: anything else none) makes of such a value, without asking which kind it is.
+_CLEARED = {"flag": ("_old is False or _old is True", "False"), "counter": ("type(_old) is int", "0"),
+            "supply": ("type(_old) is int", "0"), "role": ("_old is None or type(_old) is _Player", "None")}
+
 #: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
 CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
 
@@ -71,6 +77,16 @@ class BlockWriter:
         #: declared with a minimum, which a transfer may take below it
         self.capped = {f.name for f in g.fields.values() if f.kind == "supply" and f.scope == "game"}
         self.floored = {f.name for f in g.fields.values() if f.kind == "counter" and f.minimum is not None}
+        #: the bounds (low, high; None for no bound) of each supply or bounded counter whose bounds are
+        #: whole numbers written in its declaration: the same in every game, as set-up makes them
+        #: (``Game._build_state``), so that a value within them is let through without a call (``bound``)
+        self.literal_bounds = {}
+        for f in g.fields.values():
+            if f.name in self.bounded and all(x is None or isinstance(x, A.Number) for x in (f.minimum, f.maximum)):
+                low = 0 if f.kind == "supply" else f.minimum.value if f.minimum is not None else None
+                self.literal_bounds[f.name] = (low, f.maximum.value if f.maximum is not None else None)
+        #: the kind (counter, supply, role, flag) of each of the game's and of every player's fields
+        self.field_kinds = {f.name: f.kind for f in g.fields.values() if f.kind not in ("zone", "row")}
         #: (card type, attribute) pairs declared hidden (``Program.hidden_attributes``)
         self.hidden = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
         env["_HIDDEN"] = self.hidden
@@ -443,6 +459,8 @@ class BlockWriter:
         kind = self.writer.value_kind(x.subject, self.scope)
         if kind == "player" and x.name not in self.writer.player_zones:
             subject = self.expr(x.subject)      # (a local: sure to be a player)
+            if self.player_of(x) is not None:       # (its name read where the trace needs it: ``holder``)
+                return [f"{ind}{table} = {subject}.fields"], False
             return [f"{ind}{table}, {who} = {subject}.fields, {subject}.name"], False
         if kind == "card" and x.name not in _CARD_OWN and not (
                 x.name in self.writer.player_zones and x.name not in card_attribute_names(self.compiler)):
@@ -472,12 +490,40 @@ class BlockWriter:
                 f"{ind}else:",
                 f"{ind}    raise _G.error({message}, f.rule, {span})"], True
 
+    def player_of(self, x) -> str | None:
+        """The Python local holding the player whose counter, supply, role or flag ``x`` names, when
+        ``x`` is sure to name one (a player's field, of a variable sure to be a player): then the
+        field is in the player's ``fields`` from set-up (``Game._build_state``), none of the rules'
+        statements ever removes it, and its holder is named by the local, read at no cost."""
+        if isinstance(x, A.Attr) and x.name in self.writer.player_fields \
+                and self.writer.value_kind(x.subject, self.scope) == "player":
+            return self.expr(x.subject)
+        return None
+
+    def holds(self, x) -> bool:
+        """Whether the dict holding what ``x`` names (``target``) is sure to hold it already: a game's
+        field (all made at set-up) or a player's sure to be a player's (``player_of``)."""
+        return isinstance(x, A.Name) or self.player_of(x) is not None
+
+    def holder(self, x, who: str) -> str:
+        """How the trace names the holder of what ``x`` names: the local ``who`` set by ``target``, or
+        the name of the player ``player_of`` found."""
+        player = self.player_of(x)
+        return who if player is None else f"{player}.name"
+
     def bound(self, name: str, value: str, what: str, span: str, ind: str, always: bool = True) -> list:
         """Lines refusing a value outside the bounds of the counter or supply ``name`` (none if it has
-        no bounds: then the state has none for it)."""
+        no bounds: then the state has none for it). Bounds written in the declaration are compared in
+        place, and ``bounded`` called (for its refusal) only for a value it may refuse: not a plain
+        whole number within them. ``what`` is worked out only then."""
         if name not in self.bounded:
             return []
         check = f"_bounded(f, {name!r}, {value}, {what}, {span})"
+        if name in self.literal_bounds:     # (then the state has them: one of them is a number)
+            low, high = self.literal_bounds[name]
+            within = " <= ".join([*([repr(low)] if low is not None else []), value,
+                                  *([repr(high)] if high is not None else [])])
+            return [f"{ind}if type({value}) is not int or not {within}:", f"{ind}    {check}"]
         return [f"{ind}{check}"] if always else [f"{ind}if {name!r} in _G.state.bounds:", f"{ind}    {check}"]
 
     @staticmethod
@@ -489,11 +535,11 @@ class BlockWriter:
         held = _fstring("", who, "'s " + n)
         return f"({n!r} if {who} == {n!r} else {held})"
 
-    @staticmethod
-    def reshape(table: str, n: str, ind: str, target) -> list:
-        """Lines counting a name added to a player's or card's dict (``Game.reshaped``); a game's
-        counters, supplies, roles and flags are all there from set-up."""
-        if isinstance(target, A.Name):
+    def reshape(self, table: str, n: str, ind: str, target) -> list:
+        """Lines counting a name added to a player's or card's dict (``Game.reshaped``); none for a
+        dict sure to hold it (``holds``): a game's counters, supplies, roles and flags, and a player's,
+        are all there from set-up."""
+        if self.holds(target):
             return []
         return [f"{ind}if {n!r} not in {table}:", f"{ind}    _G.reshaped += 1", f"{ind}    _G.watched_writes += 1"]
 
@@ -524,26 +570,43 @@ class BlockWriter:
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
         lines, maybe_card = self.target(s.target, ind, "_tab", "_who")
+        who = self.holder(s.target, "_who")
         secret = maybe_card and any(name == n for _, name in self.hidden)
-        lines.append(f"{ind}_old = _tab.get({n!r})")
+        # (a field sure to be there read as it is, not asked for)
+        lines.append(f"{ind}_old = _tab[{n!r}]" if self.holds(s.target) else f"{ind}_old = _tab.get({n!r})")
         if secret:
             lines.append(f"{ind}_secret = type(_o) is _Card and (_o.type, {n!r}) in _HIDDEN")
         if s.value is not None:
             lines.append(f"{ind}_new = {self.expr(s.value)}")
         else:       # clear: a flag becomes false, a counter 0, a role or attribute none
-            lines.append(f"{ind}_new = False if isinstance(_old, bool) else 0 if isinstance(_old, int) else None")
+            cleared = "False if isinstance(_old, bool) else 0 if isinstance(_old, int) else None"
+            fast = _CLEARED.get(self.field_kinds.get(n)) if self.holds(s.target) else None
+            if fast is not None:
+                # a field of a declared kind most often holds a value of that kind, whose cleared value
+                # is known without asking what kind of value it is (a flag's false, a counter's 0 ...)
+                test, value = fast
+                cleared = f"{value} if {test} else {cleared}"
+            lines.append(f"{ind}_new = {cleared}")
         # (worked out before the bounds are checked, whose refusal names it; else only for a hidden change)
-        what = [f"{ind}_what = {self.what(n, s.target)}"]
+        what = [f"{ind}_what = {self.what(n, s.target, who)}"]
         bound = self.bound(n, "_new", "_what", span, ind)
-        lines += what + bound if bound else []
+        if bound and n in self.literal_bounds:      # (worked out only when the value may be refused)
+            bound = [bound[0], *["    " + line for line in what], bound[1]]
+            lines += bound
+            bound = []
+        else:
+            lines += what + bound if bound else []
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += self.bounds_written(self.unrefused([n]), ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change",
                   f"{ind}    _G.version += 1"]
-        # (its words made when the trace is read, a list's now: ``records.set_words``)
-        record = (f"_G.events.append((f.rule, 'set', ('set', _who, {n!r}, _words(_old) if type(_old) is list"
-                  " else _old, _words(_new) if type(_new) is list else _new), f.actor, None))")
+        # (its words made when the trace is read, a list's now: ``records.set_words``; a value sure not
+        # to be a list, as a cleared one or a literal, is taken as it is)
+        new = "_new" if s.value is None or isinstance(s.value, (A.Number, A.Text, A.Constant)) \
+            or self.writer.value_kind(s.value, self.scope) is not None else "_words(_new) if type(_new) is list else _new"
+        record = (f"_G.events.append((f.rule, 'set', ('set', {who}, {n!r}, _words(_old) if type(_old) is list"
+                  f" else _old, {new}), f.actor, None))")
         if secret:
             lines += [f"{ind}    if _secret:",
                       *([] if bound else ["        " + line for line in what]),
@@ -558,42 +621,52 @@ class BlockWriter:
     def b_Change(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
         lines, _ = self.target(s.target, ind, "_tab", "_who")
-        lines += [f"{ind}_old = _tab.get({n!r}) or 0",
+        who = self.holder(s.target, "_who")
+        lines += [f"{ind}_old = {self.read('_tab', n, s.target)} or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
-        lines += self.bound(n, "_new", self.what(n, s.target), span, ind, always=False)
+        lines += self.bound(n, "_new", self.what(n, s.target, who), span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
         lines += self.bounds_written(self.unrefused([n]), ind)
         # (its words made when the trace is read: ``records.change_words``)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'change', ('change', _who, {n!r}, _old, _new), f.actor,"
+                  f"{ind}_G.events.append((f.rule, 'change', ('change', {who}, {n!r}, _old, _new), f.actor,"
                   " None))"]
         return lines
+
+    def read(self, table: str, n: str, target) -> str:
+        """The value of ``n`` in the dict ``table`` found for ``target``: read as it is when the dict
+        is sure to hold it (``holds``), else asked for (None when not there)."""
+        return f"{table}[{n!r}]" if self.holds(target) else f"{table}.get({n!r})"
 
     def b_Transfer(self, s, ind):
         span = self.writer.constant(s.span)
         src, dst = s.source.name, s.destination.name
+        from_who, to_who = self.holder(s.source, "_from_who"), self.holder(s.destination, "_to_who")
         lines = [f"{ind}_n = {self.expr(s.amount)}"]
         lines += self.target(s.source, ind, "_src", "_from_who")[0]
         lines += self.target(s.destination, ind, "_dst", "_to_who")[0]
-        lines += [f"{ind}_have = _src.get({src!r}) or 0",
+        lines += [f"{ind}_have = {self.read('_src', src, s.source)} or 0",
                   f"{ind}if _n < 0:",
                   f"{ind}    raise _G.error(f'cannot transfer a negative amount ({{_n}})', f.rule, {span})",
                   f"{ind}if _have < _n:",
-                  f"{ind}    _from = {self.what(src, s.source, '_from_who')}",
+                  f"{ind}    _from = {self.what(src, s.source, from_who)}",
                   f"{ind}    raise _G.error(f'{{_from}} holds {{_have}}, not the {{_n}} to transfer', f.rule,"
                   f" {span})",
-                  f"{ind}_after = (_dst.get({dst!r}) or 0) + _n"]
-        lines += self.bound(dst, "_after", self.what(dst, s.destination, "_to_who"), span, ind)
-        if isinstance(s.source, A.Attr) or isinstance(s.destination, A.Attr):
-            lines += [f"{ind}if {src!r} not in _src or {dst!r} not in _dst:", f"{ind}    _G.reshaped += 1",
+                  f"{ind}_after = ({self.read('_dst', dst, s.destination)} or 0) + _n"]
+        lines += self.bound(dst, "_after", self.what(dst, s.destination, to_who), span, ind)
+        # (a name added to a dict not sure to hold it: ``reshape``)
+        fresh = [f"{name!r} not in {table}" for name, table, x in ((src, "_src", s.source), (dst, "_dst", s.destination))
+                 if not self.holds(x)]
+        if fresh:
+            lines += [f"{ind}if {' or '.join(fresh)}:", f"{ind}    _G.reshaped += 1",
                       f"{ind}    _G.watched_writes += 1"]
         lines += self.written([src, dst], ind) + self.bounds_written(self.unrefused([dst], src), ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
                   f"{ind}_G.version += 1",
-                  f"{ind}_G.events.append((f.rule, 'transfer', ('transfer', _n, _from_who, {src!r},"
-                  f" _to_who, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
+                  f"{ind}_G.events.append((f.rule, 'transfer', ('transfer', _n, {from_who}, {src!r},"
+                  f" {to_who}, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
         return lines
 
 

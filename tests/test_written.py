@@ -674,3 +674,96 @@ def _counted_goto(goto_class):
             raise goto_class(target, span, f.rule, word)
         return goto
     return s_Goto
+
+
+WRITES = '''
+game t "T" { players 2 to 2 }
+state {
+  game supply pool = 20
+  game counter n = 0 min 0 max 9
+  game counter k = 5 min size(players)
+  player counter coins = 1 min 0 max 6
+  player counter luck = 0 max 4
+  player flag ready
+  player zone hand
+  role leader
+}
+rule 1 "Writes" {
+  text "Every kind of field set, cleared, increased and transferred, holding values of its kind and not."
+  for each p in players {
+    set p.ready = true
+    clear p.ready
+    clear p.ready
+    set p.ready = 3
+    clear p.ready
+    set p.ready = players
+    clear p.ready
+    increase p.coins by 2
+    set p.luck = 4
+    clear p.luck
+    set p.luck = true
+    clear p.luck
+    set p.luck = [p]
+    clear p.luck
+    transfer 1 from pool to p.coins
+    transfer 1 from p.coins to pool
+    set leader = p
+    clear leader
+    set leader = 2
+    clear leader
+    set n = 9
+    clear n
+    increase k by 1
+  }
+  EXTRA
+}
+rule 2 "Check" { text "Never." whenever leader == none and n > 100 { log "never" } }
+flow { run 1 }
+'''
+
+
+@pytest.mark.parametrize("extra", [
+    "",
+    "for each p in players { set p.coins = 7 }",                     # above a maximum written as a number
+    "set first(players).coins = 7",                                  # of a player not sure to be one
+    "for each p in players { set p.coins = -1 }",                    # below a minimum
+    "for each p in players { increase p.coins by 10 }",
+    "for each p in players { increase p.luck by 5 }",                # a maximum alone
+    "for each p in players { transfer 10 from pool to p.coins }",
+    "for each p in players { transfer 5 from p.coins to p.luck }",   # more than it holds
+    "set n = -1",
+    "decrease n by 1",
+    "set k = 1",                                                     # below a minimum worked out at set-up
+    'for each p in players { set p.coins = true  set p.coins = none  set p.luck = "x" }',    # not numbers
+    "for each p in players { set p.ready = [p]  clear p.ready }",
+    "for each p in players { set first(cards(p.hand)).ready = true }",   # no card: none has no field
+])
+def test_set_clear_increase_and_transfer_written_in_place_do_what_their_closures_do(extra, monkeypatch):
+    """``set``, ``clear``, ``increase``, ``decrease`` and ``transfer`` of a player's field (of a
+    variable sure to be a player, read and cleared as a field that is there from set-up) and of the
+    game's, each holding a value of its declared kind or not (a flag a number or list, a counter a
+    flag's value, a role a number), written in place, give the trace, state and bookkeeping the
+    closures give (what was written, the counts the state checks and invariants read); and the same
+    errors, with their words and spans, for a value out of bounds written as numbers (the comparison
+    in place) or worked out at set-up, and for more than a counter holds."""
+    text = WRITES.replace("EXTRA", extra)
+
+    def outcome():
+        game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(1))
+        try:
+            game.run()
+            error = None
+        except RuntimeRuleError as exc:
+            error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+        return ([e.as_json() for e in game.trace], error, dict(game.state.fields),
+                [dict(p.fields) for p in game.state.players], dict(game.written), game.reshaped,
+                game.watched_writes, game.bounds_written, game.version, game.steps)
+
+    written = outcome()
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    assert outcome() == written
+    trace, error, fields, players, *_ = written
+    assert (error is None) == (extra == "" or "p.coins = true" in extra or "[p]" in extra)
+    if extra == "":
+        assert (fields["n"], fields["k"], fields["leader"]) == (0, 7, 0)
+        assert [(p["ready"], p["luck"], p["coins"]) for p in players] == [(None, None, 3)] * 2
