@@ -24,10 +24,13 @@ written as a function of its own and called.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from . import ast as A
 from .diagnostics import LudexError
 from .reads import card_attribute_names, watched
-from .records import Decision, kept
+from .records import Decision, Violation, kept
 from .state import Card, Player, Zone, words
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
@@ -63,11 +66,12 @@ class BlockWriter:
         #: the names the state checks read, when that tells when they may go quiet (``reads.watched``)
         self.watched = watched(compiler) if self.polls else None
         env = self.writer.env
-        from .builtins import value_words
+        from .builtins import players_from, value_words
         from .compiler import as_list, bounded
         env.update({"_value_words": value_words, "_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
                     "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words,
-                    "_Decision": Decision, "_kept": kept})
+                    "_Decision": Decision, "_kept": kept, "_Violation": Violation, "_players_from": players_from,
+                    "_is": is_, "_each_time": repeat})
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -293,6 +297,87 @@ class BlockWriter:
         return lines + [f"{ind}_w = _words(_ans)",
                         f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
                         " {'choice': _w, 'hidden': False}))"]
+
+    def b_Window(self, s, ind):
+        """``window NAME starting with PLAYER { MENU }`` (``Compiler.s_Window`` in place): the players
+        still in the game take turns, from the one starting, each making a play or passing, until
+        every player still in it has passed in a row. What is known as the rules are written is
+        written in: the plays it allows (each one's legal search read once as the window opens, a
+        window of one play searching it alone), the names a choice is checked against, the trace's
+        words; whether the agent answers from the options alone (``answer_from``) is asked once as the
+        window opens. Each turn is then the closure's: a step counted, the options searched, the
+        choice traced as a pass or made (one of the options just offered without checking it again,
+        any other tried against its requirements: ``make``), a refused play taken back and chosen
+        again (``Game.may_choose_again``), the state checks polled, the players still in it counted
+        again after an elimination. A window nested deeper than Python nests blocks calls the
+        closure."""
+        if self.nesting + 2 > _MAX_NESTING:         # (its loop and its ``try``)
+            return None
+        names = [a for part in A.menu_parts(s.menu) for a in part.actions]
+        plays = [n for n in names if n != "pass"]
+        span = self.writer.constant(s.span)
+        c = self.writer.constant
+        refused = _fstring("", "_ch.action", f" is not a play this window allows ({', '.join(names)} or pass)")
+        lines = [f"{ind}_wst = {self.expr(s.starting)}",
+                 f"{ind}_word = _players_from(_G, _wst)",
+                 f"{ind}_G.events.append((f.rule, 'window', {_fstring(s.name + ' opens; ', '_wst', ' acts first')},"
+                 " '', None))",
+                 f"{ind}_wpass = _G.passes",        # each player's pass, made once a game
+                 f"{ind}_wn = _wi = 0",
+                 # (``players_from`` lists only the players still in the game: each of them may act)
+                 f"{ind}_wact = _wseats = len(_word)",
+                 f"{ind}_wseen = _G.eliminations",
+                 f"{ind}_wacts = _G.actions"]
+        searches = [f"_wl{k}" for k in range(len(plays))]
+        lines += [f"{ind}{search} = _wacts[{name!r}].legal" for search, name in zip(searches, plays)]
+        lines += [f"{ind}_wag = _G.agent",
+                  f"{ind}_waf = getattr(_wag, 'answer_from', None)",
+                  f"{ind}while _wact:",
+                  f"{ind}    _wp = _word[_wi % _wseats]",
+                  f"{ind}    _wi += 1",
+                  f"{ind}    if _wp.eliminated:",
+                  f"{ind}        continue",
+                  f"{ind}    _G.steps += 1",
+                  f"{ind}    if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)"]
+        if not searches:
+            lines.append(f"{ind}    _opts = []")
+        else:
+            # (each search gives a list of its own, which the options may extend)
+            lines.append(f"{ind}    _opts = {searches[0]}(_G, _wp)")
+            lines += [f"{ind}    _opts += {search}(_G, _wp)" for search in searches[1:]]
+        lines += [f"{ind}    _opts.append(_wpass[_wp.seat])",
+                  f"{ind}    _ch = _waf(_opts) if _waf is not None else _wag(_G, _Decision(_wp, 'play', _opts, f.rule,"
+                  f" {s.name!r}, False, {span}))",
+                  f"{ind}    if _ch.action == 'pass':",
+                  f"{ind}        _who = _ch.player",
+                  f"{ind}        _name = _who.name if type(_who) is _Player else (_who or '')",
+                  f"{ind}        _G.events.append((f.rule, 'pass', f'{{_name or _who}} passes', _name, None))",
+                  f"{ind}        _wn += 1",
+                  f"{ind}    else:",
+                  f"{ind}        try:",
+                  f"{ind}            if _ch.action not in {c(tuple(names))}:",
+                  f"{ind}                raise _Violation(f.rule, {refused}, _ch, {span})",
+                  # (``make`` in place)
+                  f"{ind}            if any(map(_is, _opts, _each_time(_ch))):",
+                  f"{ind}                _wacts[_ch.action].play(_G, _ch)",
+                  f"{ind}            else:",
+                  f"{ind}                _G.attempt(_ch, f.rule)",
+                  f"{ind}        except _Violation as _refused:",
+                  f"{ind}            if not _G.may_choose_again(_refused, _wp):",
+                  f"{ind}                raise",
+                  f"{ind}            _wi -= 1       # refused and taken back: the same player chooses again",
+                  f"{ind}            continue",
+                  f"{ind}        _wn = 0",
+                  f"{ind}    if _G.checked_at != _G.version and _G.checks:",
+                  f"{ind}        _G.run_checks()",
+                  f"{ind}    if _G.eliminations != _wseen:      # a play or a check eliminated a player",
+                  f"{ind}        _wseen = _G.eliminations",
+                  f"{ind}        _wact = sum(1 for _p in _word if not _p.eliminated)",
+                  f"{ind}    if _wn >= _wact:",
+                  f"{ind}        break",
+                  f"{ind}_G.events.append((f.rule, 'window', {c(s.name + ' closes: every player passed in a row')}"
+                  f" if _wact else {c(s.name + ' closes: no player is left in the game to act')}, '', None))"]
+        return lines
 
     def cards_each(self, x, card: str, ind: str) -> list:
         """The line opening a loop over the cards ``x`` stands for (``as_list``), each in ``card``:

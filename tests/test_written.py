@@ -10,8 +10,11 @@
 - A play just offered made by its written function (``ExpressionWriter.play``) against one recorded
   and made by ``CompiledAction.perform``.
 - Blocks nested deeper than Python nests blocks, and their errors' positions.
+- A window written in place (``BlockWriter.b_Window``) against its closure, with plays refused and
+  taken back, eliminations mid-window, agents with and without ``answer_from`` and the step budget.
 """
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,7 +28,7 @@ from interpreter.diagnostics import RuntimeRuleError
 from interpreter.engine import Game, Program
 from interpreter.model import assemble
 from interpreter.project import load_game, load_paths
-from interpreter.records import BareFrame, BarePlay, Frame, Play, acting
+from interpreter.records import BareFrame, BarePlay, Frame, Play, Violation, acting
 from interpreter.resources import bundled_games
 from interpreter.syntax import parse_rules
 
@@ -767,3 +770,122 @@ def test_set_clear_increase_and_transfer_written_in_place_do_what_their_closures
     if extra == "":
         assert (fields["n"], fields["k"], fields["leader"]) == (0, 7, 0)
         assert [(p["ready"], p["luck"], p["coins"]) for p in players] == [(None, None, 3)] * 2
+
+
+WINDOWS_AND_TURNS = '''
+game t "T" { players 3 to 3 }
+state { player counter hp = 7  player counter gold = 4  player counter n = 0  game counter r = 0 }
+rule 1 "Round" {
+  text """A window of hits and buys, one of buys alone, one of exactly one play each; then each player's
+  turn, of every kind of part."""
+  begin round
+  increase r by 1
+  let everyone = players
+  window "Hits" starting with first(players) { any number of hit, buy }
+  window "Buys" starting with next-player(first(players)) { any number of buy }
+  window "Once" starting with first(players) { exactly one of hit, wait }
+  for each p in everyone {
+    turn of p {
+      up to 1 of wait
+      then 2 of hit, buy, wait, risk repeats allowed
+      then any number of wait, buy
+      then exactly one of hit, pass
+      then 2 of wait, pass
+      then exactly one of wait and any number of buy repeats allowed
+    }
+  }
+  end round
+  action hit "hit a player" by p (q: player from players) {
+    require q != p cite 1 "Not yourself."
+    decrease q.hp by 1
+  }
+  action buy "buy" by p { require p.gold > 0 cite 1 "Gold is needed." decrease p.gold by 1 increase p.n by 1 }
+  action wait "wait" by p { log "waits" }
+  action risk "risk" by p { decrease p.hp by 2 }
+}
+rule 2 "Death" { text "A player with no health is out." whenever p.hp <= 0 for p in players { eliminate p } }
+flow { begin game repeat { run 1 } until r >= 3 end game }
+'''
+
+
+class _Wayward:
+    """Answers a play with one of its options, or now and then with a play not offered: a copy of an
+    option (tried, then made), a hit of oneself or a wait where none is allowed (refused, taken back),
+    a play by another player (refused, not taken back: ``stray``)."""
+
+    def __init__(self, seed, stray=False):
+        self.rng = random.Random(seed)
+        self.stray = stray
+        self.players = []
+        self.asked = []     # every decision asked (of an agent without ``answer_from``), in its fields
+
+    def answer_from(self, options):
+        option = self.rng.choice(options)
+        player, roll = option.player, self.rng.random()
+        if roll < 0.15:
+            return Play(option.action, option.player, option.args)
+        if roll < 0.25:
+            return Play("hit", player, (player,))
+        if roll < 0.3:
+            return Play("wait", player, ())
+        if self.stray and roll < 0.32:
+            return Play("wait", next(p for p in self.players if p is not player), ())
+        return option
+
+    def __call__(self, game, decision):
+        self.asked.append((str(decision.player), decision.kind, [repr(o) for o in decision.options], decision.rule,
+                           decision.prompt, decision.hidden, decision.span))
+        return self.answer_from(decision.options) if decision.kind == "play" else self.rng.choice(decision.options)
+
+
+def _window_outcome(seed, answer_from, stray=False, budget=None):
+    """A game of ``WINDOWS_AND_TURNS`` with every refused play taken back: its trace, winners or the
+    error that stopped it, steps, the decisions asked and the players' counters."""
+    agent = _Wayward(seed, stray)
+    game = Game(assemble("t", [parse_rules(WINDOWS_AND_TURNS, "t.ludex")]), ["a", "b", "c"],
+                agent if answer_from else (lambda game, decision: agent(game, decision)), seed=seed,
+                **({"step_budget": budget} if budget else {}))
+    agent.players = game.state.players
+    game.choose_again = lambda refused, player: True
+    try:
+        winners = [str(w) for w in game.run()]
+    except (RuntimeRuleError, Violation) as exc:
+        winners = f"{type(exc).__name__}: {exc}"
+    return ([e.as_json() for e in game.trace], winners, game.steps, agent.asked,
+            [(p.fields["hp"], p.fields["gold"], p.fields["n"], p.eliminated) for p in game.state.players])
+
+
+@pytest.mark.parametrize("answer_from", [False, True])
+def test_windows_written_in_place_do_what_their_closures_do(answer_from, monkeypatch):
+    """``window`` (of one play, of several, of exactly one play each), written in place, gives the
+    closures' trace, decisions (asked of an agent without ``answer_from``: the same ``Decision``
+    fields) and state: with plays not offered tried and made, refused plays taken back and chosen
+    again, a play the window does not allow refused, players eliminated mid-window (and turns of every
+    kind around it: a turn of a player eliminated in a window, a play by another player in a turn
+    refused for good), and the step budget running out anywhere."""
+    seeds = range(1, 9)
+    budgets = [(1, b) for b in (40, 75, 110, 160, 230)]
+    def outcomes():
+        return ([_window_outcome(seed, answer_from) for seed in seeds]
+                + [_window_outcome(seed, answer_from, stray=True) for seed in seeds]
+                + [_window_outcome(seed, answer_from, budget=budget) for seed, budget in budgets])
+
+    written = outcomes()
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    closures = outcomes()
+    for got, expected in zip(closures, written):
+        assert got == expected
+    # every path was taken
+    texts = [e["text"] for trace, *_ in written for e in trace]
+    kinds = {(e["kind"], e["text"].split(":")[0]) for trace, *_ in written for e in trace}
+    assert any(t.startswith("refused: Not yourself") for t in texts)
+    assert any("is not a play this window allows" in t for t in texts)
+    assert any("is not a play of this part of the turn" in t for t in texts)
+    assert any(t.endswith("is eliminated from the game") for t in texts)
+    assert any("passes, on to" in t for t in texts) and any(t.endswith("is out of the game: no turn") for t in texts)
+    assert ("window", "Hits closes") in kinds
+    ends = [winners for _, winners, *_ in written]
+    assert any(w.startswith("Violation") and "turn, not" in w for w in ends if isinstance(w, str))
+    assert any("steps without ending" in w for w in ends if isinstance(w, str))
+    assert any(isinstance(w, list) for w in ends)
+    assert all(asked == [] for *_, asked, _ in written) if answer_from else any(asked for *_, asked, _ in written)
