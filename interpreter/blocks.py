@@ -440,6 +440,54 @@ class BlockWriter:
             lines += [f"{ind}    if {held}:", f"{ind}        _G.run_triggers({held}, 'named', f.rule, ({card},))"]
         return lines
 
+    def b_Initiate(self, s, ind):
+        """``initiate "KIND" abilities of CARDS [ordered by PLAYER]`` (``Compiler.s_Initiate`` in place):
+        the abilities of that kind (by kind or name) of each card, found by its title, collected card by
+        card (a value not a card refused as it is met); when more than one is found and the statement
+        names who orders them, that player orders them (``order_abilities``); then each is traced as
+        initiated and its body run in a frame of its own, ``this`` its card, acting its card's owner (a
+        card no one owns: whoever acts). Which abilities each title has is known as the rules are
+        written: only the titles with some are held (``_Initiated``, each ability's words and body). A
+        statement nested deeper than Python nests blocks (its two loops) calls the closure."""
+        if self.nesting + 2 > _MAX_NESTING:
+            return None
+        compiler, kind = self.compiler, s.ability.lower()
+        of_title, made = {}, {}
+        for title, definition in compiler.gamedef.cards.items():
+            found = tuple(made.setdefault(id(ability), _Initiated(compiler, ability))
+                          for ability in definition.abilities
+                          if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()))
+            if found:
+                of_title[title] = found
+        span, card, c = self.writer.constant(s.span), self.writer.local("_card"), self.writer.constant
+        refused = _fstring("only a card's abilities initiate, not ", f"_value_words({card})", "'s")
+        lines = [f"{ind}_ifound = []"] + self.cards_each(s.cards, card, ind) + [
+            f"{ind}    if type({card}) is not _Card:",
+            f"{ind}        raise _G.error({refused}, f.rule, {span})"]
+        if not of_title:        # no card has such abilities: each card is only looked at
+            return lines
+        lines += [f"{ind}    _iab = {c(of_title)}.get({card}.title)",
+                  f"{ind}    if _iab is not None:",
+                  f"{ind}        for _ia in _iab:",
+                  f"{ind}            _ifound.append(({card}, _ia))"]
+        if s.ordered_by is not None:
+            lines += [f"{ind}if len(_ifound) > 1:",
+                      f"{ind}    _ifound = {c(_order_initiated)}(f, _ifound, {self.expr(s.ordered_by)},"
+                      f" {s.ability!r}, {span}, {c(made)})"]
+        # (``Game.record`` in place: an ability initiated changes nothing; ``Frame(...)`` made in place)
+        return lines + [
+            f"{ind}for _icard, _ia in _ifound:",
+            f"{ind}    _owner = _icard.owner",
+            f"{ind}    _iact = (_owner.name if type(_owner) is _Player else (_owner or '')) or f.actor",
+            f"{ind}    _G.events.append((f.rule, 'ability', (_icard.title if _owner is None else"
+            f" f\"{{_owner}}'s {{_icard.title}}\") + _ia.words, _iact or '', None))",
+            f"{ind}    _ib = _ia.body",
+            f"{ind}    if _ib is None:",
+            f"{ind}        _ib = _ia.compile()",
+            f"{ind}    _ifr = _BareFrame()",
+            f"{ind}    _ifr.game, _ifr.vars, _ifr.rule, _ifr.this, _ifr.actor = _G, {{}}, f.rule, _icard, _iact",
+            f"{ind}    _ib(_ifr)"]
+
     def b_Log(self, s, ind):
         return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, None))"]
 
@@ -753,6 +801,36 @@ class BlockWriter:
                   f"{ind}_G.events.append((f.rule, 'transfer', ('transfer', _n, {from_who}, {src!r},"
                   f" {to_who}, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
         return lines
+
+
+class _Initiated:
+    """An ability an ``initiate`` written in place may initiate (``BlockWriter.b_Initiate``): the words
+    the trace gives after its card's (``: Old Library (at the start of the round) initiates``), and
+    its body, compiled when it is first initiated, not as the statement is written (an ability may
+    initiate abilities itself), and shared with the closures (``Compiler._abilities``)."""
+
+    __slots__ = ("compiler", "ability", "words", "body")
+
+    def __init__(self, compiler, ability):
+        self.compiler, self.ability, self.body = compiler, ability, None
+        self.words = f": {ability.name}{f' ({ability.kind})' if ability.kind else ''} initiates"
+
+    def compile(self):
+        """The ability's body as a block, compiled now if no statement has compiled it yet."""
+        bodies, ability = self.compiler._abilities, self.ability
+        body = bodies.get(id(ability))
+        if body is None:
+            body = bodies[id(ability)] = self.compiler.block(ability.body)
+        self.body = body
+        return body
+
+
+def _order_initiated(f, found: list, chooser, ability: str, span, made: dict) -> list:
+    """The ``(card, _Initiated)`` pairs ``found`` in the order ``chooser`` gives them
+    (``compiler.order_abilities``, which is asked about the abilities themselves)."""
+    from .compiler import order_abilities
+    ordered = order_abilities(f, [(card, entry.ability) for card, entry in found], chooser, ability, span)
+    return [(card, made[id(ability_)]) for card, ability_ in ordered]
 
 
 def _fstring(*parts) -> str:

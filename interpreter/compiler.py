@@ -941,6 +941,8 @@ class Compiler:
         on_to = [", on to " + " or ".join(a for p in A.menu_parts([later]) for a in p.actions)
                  if later is not None else "" for later in [part for part, _, _ in parts[1:]] + [None]]
         begun, ended = self.triggers.get(("begin", "turn", "")), self.triggers.get(("end", "turn", ""))
+        #: for each part made of parts joined by 'and', which of them each play belongs to
+        part_of = {id(part): in_any_order_parts(part) for part, _, _ in parts if type(part) is A.InAnyOrder}
 
         def turn(f):
             game = f.game
@@ -961,7 +963,7 @@ class Compiler:
                 game.run_triggers(begun, "begin", f.rule, (player,))
             for (part, limited, optional), then in zip(parts, on_to):
                 if type(part) is A.InAnyOrder:
-                    in_any_order(f, game, player, part, then, s.span)
+                    in_any_order(f, game, player, part, then, s.span, part_of[id(part)])
                     continue
                 used, made = set(), 0
                 names = part.actions
@@ -1049,12 +1051,7 @@ class Compiler:
                 for ability in abilities:
                     found.append((card, ability))
             if len(found) > 1 and ordered_by is not None:
-                chooser = ordered_by(f)
-                labels = [_Ability(card, ability) for card, ability in found]
-                answer = game.decide(Decision(chooser, "order", labels, f.rule,
-                                              f"order the {s.ability} abilities", False, s.span))
-                found = [(a.card, a.ability) for a in answer]
-                game.record(f.rule, "decision", f"{chooser} orders {words(list(answer))}", chooser)
+                found = order_abilities(f, found, ordered_by(f), s.ability, s.span)
             for card, ability in found:
                 # the ability's events name its card's owner as acting (a card no one owns: whoever acts)
                 owner = card.owner
@@ -1151,6 +1148,18 @@ class Compiler:
         return lambda f: f.game.record(f.rule, "log", s.message, f.actor)
 
 
+def order_abilities(f, found: list, chooser, ability: str, span) -> list:
+    """The ``(card, ability)`` pairs an ``initiate ... ordered by CHOOSER`` found, in the order the
+    chooser gives them (a ``Decision`` of kind ``order``, traced); ``ability``: the kind initiated, as
+    the rules name it."""
+    game = f.game
+    labels = [_Ability(card, ability) for card, ability in found]
+    answer = game.decide(Decision(chooser, "order", labels, f.rule, f"order the {ability} abilities", False, span))
+    found = [(a.card, a.ability) for a in answer]
+    game.record(f.rule, "decision", f"{chooser} orders {words(list(answer))}", chooser)
+    return found
+
+
 class _Ability:
     def __init__(self, card, ability):
         self.card, self.ability = card, ability
@@ -1176,38 +1185,49 @@ def _forced_order(cards, titles):
     return ordered + remaining
 
 
-def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
+def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of: dict | None = None):
     """A part of a turn made of parts joined by 'and' (``exactly one of perform-function and any number
     of play-card``): the player makes plays of every part not yet full, in any order, and may pass,
     which ends it, once each part that needs plays ('exactly one of', '2 of') has them. ``then``: how
-    the trace words that pass (``, on to ...`` when more of the turn follows)."""
+    the trace words that pass (``, on to ...`` when more of the turn follows); ``part_of``: which part
+    each play belongs to (``in_any_order_parts``), made once by the turn's closure."""
     parts = group.parts
     made = [0] * len(parts)
     #: each part's plays it still offers: all of them, or those not made yet where repeats are not allowed
     offered = [list(part.actions) for part in parts]
-    part_of = {name: k for k, part in enumerate(parts) for name in part.actions}
-    prompt = f"{player}'s turn"
-    # (an agent that answers from the options alone is asked so, with no Decision made; ``decide`` refuses
-    # a play with no option)
+    if part_of is None:
+        part_of = in_any_order_parts(group)
+    # (an agent that answers from the options alone is asked so, with no Decision made, nor its prompt;
+    # ``decide`` refuses a play with no option)
     answer_from = getattr(game.agent, "answer_from", None)
+    actions = game.actions
+    # The parts still open, the plays they offer (and their legal searches) and what they still need
+    # change only when a play is made of a part that fills up or offers a play once: worked out again
+    # then (``names`` None), not at every choice (a play of 'any number of X repeats allowed' changes none).
+    names = None
     while not getattr(player, "eliminated", False):      # eliminated during the turn: it ends here
-        open_parts, names, needed = [], [], []
-        for k, part in enumerate(parts):
-            if part.count == "any" or made[k] < part.n:
-                open_parts.append(k)
-                names += offered[k]
-                if part.count in ("one", "n"):
-                    needed.append((part, part.n - made[k]))
-        if not open_parts:
-            return                      # every part has all the plays it allows
-        options = game.legal_plays(player, names)
+        if names is None:
+            open_parts, names, needed = [], [], []
+            for k, part in enumerate(parts):
+                if part.count == "any" or made[k] < part.n:
+                    open_parts.append(k)
+                    names += offered[k]
+                    if part.count in ("one", "n"):
+                        needed.append((part, part.n - made[k]))
+            if not open_parts:
+                return                      # every part has all the plays it allows
+            searches = [actions[name].legal for name in names if name != "pass"]
+        # (``Game.legal_plays``, in place: each search gives a list of its own, which the options extend)
+        options = []
+        for legal in searches:
+            options += legal(game, player)
         if not needed:
             options.append(game.passes[player.seat])
         game.steps += 1
         if game.steps > game.step_budget:
             raise game.over_budget(f.rule)
         choice = answer_from(options) if answer_from is not None and options else \
-            game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
+            game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False, span))
         if choice.player is not player:
             raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, span)
         try:
@@ -1230,17 +1250,30 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span):
                 else:
                     why = f"this part of the turn allows {menu_words(parts[k])}, and {'it was' if made[k] == 1 else 'they were'} made"
                 raise refused or Violation(f.rule, why, choice, span)
-            make(game, choice, options, f.rule)
+            # (``make``, in place)
+            if any(map(is_, options, _each_time(choice))):
+                actions[choice.action].play(game, choice)
+            else:
+                game.attempt(choice, f.rule)
         except Violation as refused:
             if not game.may_choose_again(refused, player):
                 raise
-            continue                        # refused and taken back: the player chooses again
+            continue                        # refused and taken back: the same choices again
         k = part_of[choice.action]
         made[k] += 1
-        if not parts[k].repeats:
+        part = parts[k]
+        if not part.repeats:
             offered[k].remove(choice.action)
+            names = None
+        elif part.count != "any":
+            names = None
         if game.checked_at != game.version and game.checks:
             game.run_checks()
+
+
+def in_any_order_parts(group: A.InAnyOrder) -> dict:
+    """Which part (its index) of parts joined by 'and' each of their plays belongs to."""
+    return {name: k for k, part in enumerate(group.parts) for name in part.actions}
 
 
 def make(game, choice: Play, options: list, rule: str):

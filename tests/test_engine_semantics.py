@@ -299,6 +299,25 @@ def test_parts_joined_by_and_end_without_a_pass_once_each_has_all_it_allows():
     assert game.state.player("a").fields["r"] == 2
 
 
+IN_ANY_ORDER_KINDS = IN_ANY_ORDER.replace(
+    "exactly one of act and up to 2 of rest repeats allowed then exactly one of other",
+    "any number of act and any number of rest repeats allowed and exactly one of other")
+
+
+def test_parts_joined_by_and_offer_again_what_each_play_leaves_them():
+    """The plays offered are worked out again only when a play changes them (``in_any_order``): a play
+    made once where repeats are not allowed is offered no more, one whose repeats are allowed stays
+    offered, and a part that needs a play lets the player pass once it has it."""
+    agent = Answers(the_play("rest"), the_play("act"), the_play("rest"), the_play("other"), the_play("rest"),
+                    passes)
+    game = play(IN_ANY_ORDER_KINDS, agent)
+    offered = [[o.action for o in asked[0].options] for asked in agent.asked]
+    assert offered == [["act", "rest", "other"], ["act", "rest", "other"], ["rest", "other"], ["rest", "other"],
+                       ["rest", "pass"], ["rest", "pass"]]
+    a = game.state.player("a")
+    assert (a.fields["n"], a.fields["r"], a.fields["m"]) == (1, 3, 1)
+
+
 def refused_then(*answers):
     """A game whose refused plays are taken back, the player choosing again (as a scenario's are)."""
     agent = Answers(*answers)

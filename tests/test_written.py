@@ -889,3 +889,86 @@ def test_windows_written_in_place_do_what_their_closures_do(answer_from, monkeyp
     assert any("steps without ending" in w for w in ends if isinstance(w, str))
     assert any(isinstance(w, list) for w in ends)
     assert all(asked == [] for *_, asked, _ in written) if answer_from else any(asked for *_, asked, _ in written)
+
+
+INITIATED = '''
+game t "T" { players 2 to 2 }
+state { player counter marks = 0  player zone hand  zone pile  role first-player }
+card type good { }
+card "Rope" good {
+  ability "Tie" "when played" {
+    if owner(this) is not none { increase owner(this).marks by 1 }
+    initiate "echo" abilities of [this]
+  }
+  ability "Echo" "echo" { log "echo" }
+}
+card "Lamp" good { ability "Glow" "when played" { increase first-player.marks by 2 } }
+card "Bell" good { ability "Ring" "Other" { log "ring" } }
+rule 1 "Round" {
+  text """Each player's cards in hand initiate their abilities played, in the order the first player
+  gives; the first of them its Glow by its name; none has a "nothing"; then the pile's, no one's."""
+  set first-player = first(players)
+  for each p in players {
+    initiate "when played" abilities of cards(p.hand) ordered by first-player
+    initiate "Glow" abilities of first(cards(p.hand))
+    initiate "nothing" abilities of cards(p.hand)
+  }
+  initiate "WHEN PLAYED" abilities of pile
+}
+flow { run 1 }
+'''
+
+
+def _initiated_outcome(text, answer_from):
+    """The trace, marks and steps of a game of ``text``, each player's hand holding Lamp, Rope and
+    Bell, the pile Rope and Lamp, with the decisions asked (their fields), or the error that stopped
+    it; by an agent answering plays from the options alone, or one asked every ``Decision``."""
+    agent, asked = RandomAgent(2), []
+
+    def ask(game, d):
+        asked.append((str(d.player), d.kind, [str(o) for o in d.options], d.rule, d.prompt, d.hidden, d.span))
+        return agent(game, d)
+    if answer_from:
+        ask.answer_from = agent.answer_from
+    game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], ask)
+    for player in game.state.players:
+        for title in ("Lamp", "Rope", "Bell"):
+            game.create_card(title, player, player.zones["hand"], "1")
+    for title in ("Rope", "Lamp"):
+        game.create_card(title, None, game.state.zones["pile"], "1")
+    try:
+        game.run()
+        error = None
+    except RuntimeRuleError as exc:
+        error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+    return [e.as_json() for e in game.trace], error, [p.fields["marks"] for p in game.state.players], \
+        asked, game.steps
+
+
+@pytest.mark.parametrize("answer_from", [False, True])
+@pytest.mark.parametrize("change", [
+    None,
+    ("of cards(p.hand) ordered", "of [first(cards(p.hand)), 3] ordered"),      # a number, after a card
+    ("of first(cards(p.hand))", "of p"),                                        # a player
+    ("ordered by first-player", "ordered by first-player.marks + none"),       # a chooser gone wrong
+    ('initiate "nothing" abilities of cards(p.hand)', 'initiate "nothing" abilities of none'),
+])
+def test_initiate_written_in_place_does_what_its_closure_does(change, answer_from, monkeypatch):
+    """``initiate`` (abilities found by kind or name, in any case; several, ordered by a player asked a
+    ``Decision``; one; none; an ability initiating another; a card no one owns, whose ability acts for
+    whoever acts), written in place, gives the trace, state, steps and decisions the closure gives;
+    and the same errors, with their words and spans, for a value that is not a card and a chooser
+    that cannot be worked out."""
+    text = INITIATED if change is None else INITIATED.replace(*change)
+    written = _initiated_outcome(text, answer_from)
+    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    assert _initiated_outcome(text, answer_from) == written
+    trace, error, marks, asked, _ = written
+    if change is None:
+        assert error is None and marks == [11, 1]
+        texts = [e["text"] for e in trace]
+        assert "a's Lamp: Glow (when played) initiates" in texts and "Rope: Echo (echo) initiates" in texts
+        assert any(e["kind"] == "decision" and "orders" in e["text"] for e in trace)
+        assert [kind for _, kind, *_ in asked] == ["order", "order"]
+    else:
+        assert (error is None) == change[1].endswith("of none")
