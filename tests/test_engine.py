@@ -613,14 +613,21 @@ flow { run 1 }
 '''
 
 
+def _deck_check_looks(game, index: int) -> list:
+    """The state versions at which the state check ``index`` of ``game``, which reads the deck by name,
+    looks (a list filled as the game runs)."""
+    looks = []
+    i, rule, poll, names, any_zone = game._polls[index]
+    assert names == ("deck", "zone:deck") and not any_zone
+    game._polls[index] = (i, rule, lambda f: (looks.append(game.version), poll(f))[1], names, any_zone)
+    return looks
+
+
 def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_changes():
     gamedef = assemble("z", [parse_rules(ZONE_CHECK, "z.ludex")])
     assert check(gamedef) == []
     game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
-    polls = []
-    i, rule, poll, names, any_zone = game._polls[0]
-    assert names == ("deck", "zone:deck") and not any_zone
-    game._polls[0] = (i, rule, lambda f: (polls.append(game.version), poll(f))[1], names, any_zone)
+    polls = _deck_check_looks(game, 0)
     game.run()
     # The 40 moves between hands and discard piles do not wake it; each card taken from a deck does,
     # and so does each elimination (who is in the game changed): one look after 'begin game', one
@@ -643,10 +650,7 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_when_it_changes_though
     game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
     assert game.program.watched is None
     assert {z.key for z in game.state.zone_list() if z.watched} == {"zone:deck", "zone:hand", "zone:discard"}
-    polls = []
-    i, rule, poll, names, any_zone = game._polls[1]
-    assert names == ("deck", "zone:deck") and not any_zone
-    game._polls[1] = (i, rule, lambda f: (polls.append(game.version), poll(f))[1], names, any_zone)
+    polls = _deck_check_looks(game, 1)
     game.run()
     assert len(polls) == 7
     assert [e.text for e in game.trace if e.kind == "eliminate"] == ["ann is eliminated from the game",

@@ -535,6 +535,16 @@ flow { run 1 }
 '''
 
 
+def _played(game):
+    """Play ``game`` to its end: None, or the error that stopped it (its words, and each diagnostic's
+    message, span and rule)."""
+    try:
+        game.run()
+    except RuntimeRuleError as exc:
+        return str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+    return None
+
+
 def _drawn_outcome(text):
     """The trace, marks, hands and tables and steps of a game of ``text``, each player's deck holding
     Rope, Lamp and Rope, the pile Lamp and Rope; or the error that stopped it."""
@@ -544,11 +554,7 @@ def _drawn_outcome(text):
             game.create_card(title, player, player.zones["deck"], "1")
     for title in ("Lamp", "Rope"):
         game.create_card(title, None, game.state.zones["pile"], "1")
-    try:
-        game.run()
-        error = None
-    except RuntimeRuleError as exc:
-        error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+    error = _played(game)
     return ([e.as_json() for e in game.trace], error, [p.fields["marks"] for p in game.state.players],
             [[(str(c), c.face_up) for c in z.cards] for p in game.state.players for z in p.zones.values()],
             game.steps)
@@ -753,11 +759,7 @@ def test_set_clear_increase_and_transfer_written_in_place_do_what_their_closures
 
     def outcome():
         game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(1))
-        try:
-            game.run()
-            error = None
-        except RuntimeRuleError as exc:
-            error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+        error = _played(game)
         return ([e.as_json() for e in game.trace], error, dict(game.state.fields),
                 [dict(p.fields) for p in game.state.players], dict(game.written), game.reshaped,
                 game.watched_writes, game.bounds_written, game.version, game.steps)
@@ -936,11 +938,7 @@ def _initiated_outcome(text, answer_from):
             game.create_card(title, player, player.zones["hand"], "1")
     for title in ("Rope", "Lamp"):
         game.create_card(title, None, game.state.zones["pile"], "1")
-    try:
-        game.run()
-        error = None
-    except RuntimeRuleError as exc:
-        error = str(exc), [(d.message, d.span, d.rule) for d in exc.diagnostics]
+    error = _played(game)
     return [e.as_json() for e in game.trace], error, [p.fields["marks"] for p in game.state.players], \
         asked, game.steps
 
