@@ -472,7 +472,7 @@ class Game:
                     return jump
                 target, where, word = jump
                 raise Goto(target, where, rule_id, word)
-            if self.check_invariants and self._invariants_at != self.version:
+            if self._invariants_at != self.cards_moved + self.bounds_written and self.check_invariants:
                 self.look(rule_id, span)
         except RecursionError:
             self.out_of_stack(rule_id, span)
@@ -481,19 +481,32 @@ class Game:
         return None
 
     def look(self, rule_id: str, span):
-        """The invariants looked at after rule ``rule_id``'s procedure changed the state (``version``)
-        since the last look: narrowed to what changed since (the cards once one was created, moved or
+        """The invariants looked at after rule ``rule_id``'s procedure changed what they look at since
+        the last look: narrowed to what changed since (the cards once one was created, moved or
         reordered, the zones and cards it changed noted; the bounds once a statement wrote one); a break
-        is an error at the rule."""
-        self._invariants_at = self.version      # unchanged since the last look: still sound
-        moved = self._cards_checked_at != self.cards_moved
-        bounds = self._bounds_checked_at != self.bounds_written
-        if moved or bounds:
-            self._cards_checked_at, self._bounds_checked_at = self.cards_moved, self.bounds_written
+        is an error at the rule, in the words of a full look (``State.invariant_breaks``).
+
+        ``run_rule`` calls it only when ``cards_moved`` or ``bounds_written`` moved since the last look
+        (``_invariants_at``: their sum then; both only grow): most rules that change the state move no
+        card and write no bound, and it is passed over for them. (A write of a bound with no change to
+        record, a counter set to what it holds, is looked after too: it finds what the last look found.)"""
+        moved, bounds = self.cards_moved, self.bounds_written
+        self._invariants_at = moved + bounds
+        state = self.state
+        misplaced = out_of_bounds = False
+        if moved != self._cards_checked_at:
+            self._cards_checked_at = moved
             changed, placed = self.zones_changed, self.cards_placed
-            broken = self.state.invariant_breaks(moved, changed, placed, bounds)
+            misplaced = not state._cards_placed_consistent(changed, placed)
             changed.clear()         # (emptied in place: only these looks read them)
             placed.clear()
+        if bounds != self._bounds_checked_at:
+            self._bounds_checked_at = bounds
+            out_of_bounds = not state._within_bounds()
+        if misplaced or out_of_bounds:
+            # the words: a full look at the cards (which confirms a narrowed look's finding, or finds
+            # nothing), and at the bounds
+            broken = state.invariant_breaks(misplaced, None, None, out_of_bounds)
             if broken:
                 raise self.error(f"after rule {rule_id} the game is inconsistent: "
                                  f"{'; '.join(broken)}", rule_id, span)

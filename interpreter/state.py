@@ -224,37 +224,47 @@ class State:
         card is in two places (two zones, or one twice): its extra place would leave one card too many
         placed, or another card missing, and a card leaves a zone only by being placed in another,
         which it would then be found in. (Looking for a card at its zone's ends first, where a card
-        is put, spares a search through a deck: a list's ``count`` or ``in`` compares every other
-        card on the way.)"""
-        sizes = self.__dict__.get("_sizes")
-        if sizes is None or changed is None or placed is None:
-            sizes = self.__dict__["_sizes"] = {z: len(z.cards) for z in self.zone_list()}
-            self.__dict__["_placed"] = sum(sizes.values())
-            if self._placed != len(self.cards):
+        is put, spares a search through a deck: a list's ``in`` compares every other card on the way.)
+        ``changed`` or ``placed`` None: a full look (``_cards_placed_consistent`` narrows one)."""
+        if changed is not None and placed is not None and "_sizes" in self.__dict__:
+            return self._cards_placed_consistent(changed, placed)
+        sizes = self.__dict__["_sizes"] = {z: len(z.cards) for z in self.zone_list()}
+        self.__dict__["_placed"] = sum(sizes.values())
+        if self._placed != len(self.cards):
+            return False
+        for z in sizes:
+            cards = z.cards
+            if len(set(cards)) != len(cards):
                 return False
-            for z in sizes:
-                cards = z.cards
-                if len(set(cards)) != len(cards):
+            for card in cards:
+                if card.zone is not z:
                     return False
-                for card in cards:
-                    if card.zone is not z:
-                        return False
-            return True
+        return True
+
+    def _cards_placed_consistent(self, changed, placed) -> bool:
+        """``_cards_consistent`` narrowed to the zones ``changed`` and the cards ``placed`` since the
+        last look (a full one first, which counts the zones' sizes). The engine's look after every
+        rule that moved a card calls it: kept to as few steps as it needs, a card's zone empty or None
+        caught as the ``IndexError`` or ``AttributeError`` it raises rather than asked about."""
+        try:
+            sizes = self._sizes
+        except AttributeError:          # (no look yet)
+            return self._cards_consistent(None, None)
         total = self._placed
         for z in changed:
             now = len(z.cards)
             total += now - sizes[z]
             sizes[z] = now
-        self.__dict__["_placed"] = total
+        self._placed = total
         if total != len(self.cards):
             return False
-        for card in placed:
-            zone = card.zone
-            if zone is None:
-                return False
-            cards = zone.cards
-            if not cards or (cards[0] is not card and cards[-1] is not card and card not in cards):
-                return False
+        try:
+            for card in placed:
+                cards = card.zone.cards
+                if cards[0] is not card and cards[-1] is not card and card not in cards:
+                    return False
+        except (AttributeError, IndexError):    # (a card in no zone, None; or its zone empty)
+            return False
         return True
 
     def _card_problems(self) -> list[str]:
@@ -314,7 +324,8 @@ class State:
         cards created, moved or reordered; None to look at every zone and card. ``bounds_written=False``
         (no supply or counter with bounds was written) skips the bounds."""
         problems = []
-        if cards_moved and not self._cards_consistent(changed, placed) and not self._cards_consistent(None, None):
+        if cards_moved and not self._cards_consistent(changed, placed) and \
+                not self._cards_consistent(None, None):
             problems += self._card_problems()       # (a narrowed look is confirmed by a full one)
         if not bounds_written or self._within_bounds():
             return problems

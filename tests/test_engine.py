@@ -765,6 +765,42 @@ def test_a_move_that_leaves_the_card_where_it_was_too_is_caught_after_its_step()
     assert d.rule == "2" and "Stone is in two places: pile and other" in d.message, d.message
 
 
+def test_a_move_that_leaves_the_card_recording_a_zone_left_empty_is_caught_after_its_step():
+    # As many cards are placed as exist, but the card moved is back where it was, recording the zone
+    # it was moved to, which is empty: the narrowed look's search finds no card there at all.
+    gamedef = _game_from(MOVE_A_CARD)
+    game = Game(gamedef, ["a", "b"], RandomAgent(0))
+    original = game.move_card
+
+    def careless(card, zone, place="top"):
+        before = card.zone
+        original(card, zone, place)
+        zone.cards.remove(card)
+        before.cards.append(card)
+    game.move_card = careless
+    with pytest.raises(RuntimeRuleError) as exc:
+        game.run()
+    d = exc.value.diagnostics[0]
+    assert d.rule == "2" and "Stone is in pile but records other" in d.message, d.message
+
+
+def test_the_invariants_look_after_a_rule_only_once_it_moved_a_card_or_wrote_a_bound():
+    # Rule 2 changes the state (a counter with no bounds) but moves no card and writes no bound: the
+    # invariants would find what they found after rule 1, and are not looked at. Rules 1 and 3 move.
+    source = MOVE_A_CARD.replace("game zone other }", "game zone other  game counter n = 0 }").replace(
+        "flow { run 1 run 2 }", 'rule 3 "Count" { text "Count." increase n by 1 }\nflow { run 1 run 3 run 2 }')
+    game = Game(_game_from(source), ["a", "b"], RandomAgent(0))
+    looked = []
+    original = game.look
+
+    def look(rule_id, span):
+        looked.append(rule_id)
+        original(rule_id, span)
+    game.look = look
+    game.run()
+    assert looked == ["1", "2"] and game.state.fields["n"] == 1 and game.state.invariant_breaks() == []
+
+
 # ------------------------------------------------------------------ the fast paths mean what the plain ones do
 
 
