@@ -5,7 +5,10 @@ closure and calls of its expressions' closures. Written as source, a block is on
 each statement is a few lines in place: ``let`` stores into the frame's variables, ``if``, ``for
 each``, ``repeat`` and ``while`` are Python's own (their blocks written inside them), and the
 expressions of these, and of ``set``, ``increase``, ``decrease``, ``transfer`` and ``move``, are
-Python expressions (``codegen.py``). Other statements call their closure (``compiler.py``).
+Python expressions (``codegen.py``). So are ``choose``, ``emit``, ``draw``, ``reveal``, ``initiate``,
+milestones (``begin phase plot``), action windows, and in a rule's procedure ``return to`` and
+``proceed to``, which it returns to ``Game.run_rule`` rather than raises. Other statements call their
+closure (``compiler.py``).
 
 In: a block (a tuple of statement nodes). Out: ``run(frame)``, with the closures' exact meaning. Each
 statement is written as the closures run it:
