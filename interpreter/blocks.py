@@ -31,6 +31,7 @@ from itertools import repeat
 from operator import is_
 
 from . import ast as A
+from .codegen import acting_source
 from .diagnostics import LudexError
 from .reads import card_attribute_names, watched
 from .records import Decision, Violation, kept
@@ -293,9 +294,9 @@ class BlockWriter:
         if s.var in A.names_in(s.chooser):
             lines.append(f"{ind}_who = {self.expr(s.chooser)}")
         # (``Game.record`` in place: a decision changes nothing; ``acting`` names the player)
-        acting = "_who.name if type(_who) is _Player else (_who or '')"
+        acting = acting_source("_who")
         if s.hidden:        # neither the words nor the data say what was chosen
-            text = f"(f'{{_who}} chooses a card (hidden)' if isinstance(_ans, _Card) else f'{{_who}} makes a hidden choice')"
+            text = "(f'{_who} chooses a card (hidden)' if isinstance(_ans, _Card) else f'{_who} makes a hidden choice')"
             return lines + [f"{ind}_G.events.append((f.rule, 'decision', {text}, {acting}, {{'hidden': True}}))"]
         return lines + [f"{ind}_w = _words(_ans)",
                         f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
@@ -353,7 +354,7 @@ class BlockWriter:
                   f" {s.name!r}, False, {span}))",
                   f"{ind}    if _ch.action == 'pass':",
                   f"{ind}        _who = _ch.player",
-                  f"{ind}        _name = _who.name if type(_who) is _Player else (_who or '')",
+                  f"{ind}        _name = {acting_source('_who')}",
                   f"{ind}        _G.events.append((f.rule, 'pass', f'{{_name or _who}} passes', _name, None))",
                   f"{ind}        _wn += 1",
                   f"{ind}    else:",
@@ -417,8 +418,7 @@ class BlockWriter:
                 f"{ind}{short} = f' ({{{src}.label}} was empty after {{{drawn}}})' if {drawn} < {n} else ''",
                 # (``Game.record`` in place: a draw changes the state; ``acting`` names the owner)
                 f"{ind}_G.version += 1",
-                f"{ind}_G.events.append((f.rule, 'draw', {text}, _owner.name if type(_owner) is _Player"
-                f" else (_owner or ''), {{'count': {drawn}}}))"]
+                f"{ind}_G.events.append((f.rule, 'draw', {text}, {acting_source('_owner')}, {{'count': {drawn}}}))"]
 
     def b_Reveal(self, s, ind):
         """``reveal CARDS`` (``Compiler.s_Reveal`` in place): each card turned face up (a change only if
@@ -456,10 +456,10 @@ class BlockWriter:
             return None
         compiler, kind = self.compiler, s.ability.lower()
         of_title, made = {}, {}
+        from .compiler import abilities_of_kind
         for title, definition in compiler.gamedef.cards.items():
             found = tuple(made.setdefault(id(ability), _Initiated(compiler, ability))
-                          for ability in definition.abilities
-                          if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()))
+                          for ability in abilities_of_kind(definition, kind))
             if found:
                 of_title[title] = found
         span, card, c = self.writer.constant(s.span), self.writer.local("_card"), self.writer.constant
@@ -481,14 +481,18 @@ class BlockWriter:
         return lines + [
             f"{ind}for _icard, _ia in _ifound:",
             f"{ind}    _owner = _icard.owner",
-            f"{ind}    _iact = (_owner.name if type(_owner) is _Player else (_owner or '')) or f.actor",
+            f"{ind}    _iact = {acting_source('_owner')} or f.actor",
             f"{ind}    _G.events.append((f.rule, 'ability', (_icard.title if _owner is None else"
             f" f\"{{_owner}}'s {{_icard.title}}\") + _ia.words, _iact or '', None))",
             f"{ind}    _ib = _ia.body",
             f"{ind}    if _ib is None:",
             f"{ind}        _ib = _ia.compile()",
             f"{ind}    _ifr = _BareFrame()",
-            f"{ind}    _ifr.game, _ifr.vars, _ifr.rule, _ifr.this, _ifr.actor = _G, {{}}, f.rule, _icard, _iact",
+            f"{ind}    _ifr.game = _G",
+            f"{ind}    _ifr.vars = {{}}",
+            f"{ind}    _ifr.rule = f.rule",
+            f"{ind}    _ifr.this = _icard",
+            f"{ind}    _ifr.actor = _iact",
             f"{ind}    _ib(_ifr)"]
 
     def b_Log(self, s, ind):
@@ -810,22 +814,19 @@ class _Initiated:
     """An ability an ``initiate`` written in place may initiate (``BlockWriter.b_Initiate``): the words
     the trace gives after its card's (``: Old Library (at the start of the round) initiates``), and
     its body, compiled when it is first initiated, not as the statement is written (an ability may
-    initiate abilities itself), and shared with the closures (``Compiler._abilities``)."""
+    initiate abilities itself), and shared with the closures (``Compiler.ability_body``)."""
 
     __slots__ = ("compiler", "ability", "words", "body")
 
     def __init__(self, compiler, ability):
+        from .compiler import initiated_words
         self.compiler, self.ability, self.body = compiler, ability, None
-        self.words = f": {ability.name}{f' ({ability.kind})' if ability.kind else ''} initiates"
+        self.words = initiated_words(ability)
 
     def compile(self):
-        """The ability's body as a block, compiled now if no statement has compiled it yet."""
-        bodies, ability = self.compiler._abilities, self.ability
-        body = bodies.get(id(ability))
-        if body is None:
-            body = bodies[id(ability)] = self.compiler.block(ability.body)
-        self.body = body
-        return body
+        """The ability's body as a block (``Compiler.ability_body``), held from now on."""
+        self.body = self.compiler.ability_body(self.ability)
+        return self.body
 
 
 def _order_initiated(f, found: list, chooser, ability: str, span, made: dict) -> list:

@@ -143,6 +143,12 @@ def _member(item, pool) -> bool:
     return item in _as_list(pool)
 
 
+def acting_source(who: str) -> str:
+    """``records.acting`` of the Python local ``who``, as source written in place (a call costs more
+    than the test): the player's name, or the value itself ("" for none)."""
+    return f"({who}.name if type({who}) is _Player else ({who} or ''))"
+
+
 def _best(kind: str, scored: list) -> list:
     if not scored:
         return []
@@ -462,7 +468,7 @@ class ExpressionWriter:
         choices = "".join(f", {p.name!r}: _c{i}" for i, p in enumerate(action.params))
         lines = ["def play(_G, play):",
                  "    player = play.player",
-                 "    _acting = player.name if type(player) is _Player else (player or '')",
+                 f"    _acting = {acting_source('player')}",
                  "    # (the event's words and data are made when the trace is read: a play's player and",
                  "    # arguments, a card's title, do not change)",
                  f"    _G.events.append(({rule!r}, 'play', play, _acting, None))"]

@@ -1045,9 +1045,7 @@ class Compiler:
                 abilities = of_title.get(card.title)
                 if abilities is None:
                     definition = gamedef_cards.get(card.title)
-                    abilities = of_title[card.title] = tuple(
-                        ability for ability in (definition.abilities if definition else ())
-                        if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()))
+                    abilities = of_title[card.title] = abilities_of_kind(definition, kind) if definition else ()
                 for ability in abilities:
                     found.append((card, ability))
             if len(found) > 1 and ordered_by is not None:
@@ -1057,13 +1055,18 @@ class Compiler:
                 owner = card.owner
                 whose = f"{owner}'s {card.title}" if owner is not None else card.title
                 actor = acting(owner) or f.actor
-                of_kind = f" ({ability.kind})" if ability.kind else ""
-                game.record(f.rule, "ability", f"{whose}: {ability.name}{of_kind} initiates", actor)
-                body = self._abilities.get(id(ability))
-                if body is None:
-                    body = self._abilities[id(ability)] = self.block(ability.body)
-                body(Frame(game, {}, f.rule, card, actor))
+                game.record(f.rule, "ability", whose + initiated_words(ability), actor)
+                self.ability_body(ability)(Frame(game, {}, f.rule, card, actor))
         return initiate
+
+    def ability_body(self, ability):
+        """A card ability's body as a block, compiled when it is first initiated, not as the statement
+        that initiates it is compiled (an ability may initiate abilities itself); one for every
+        ``initiate``, closure or written (``blocks._Initiated``)."""
+        body = self._abilities.get(id(ability))
+        if body is None:
+            body = self._abilities[id(ability)] = self.block(ability.body)
+        return body
 
     def s_Require(self, s):
         condition = self.expr(s.condition)
@@ -1146,6 +1149,19 @@ class Compiler:
 
     def s_Log(self, s):
         return lambda f: f.game.record(f.rule, "log", s.message, f.actor)
+
+
+def abilities_of_kind(definition, kind: str) -> tuple:
+    """The abilities a card definition has that ``initiate "KIND" abilities`` initiates: those named
+    so or of that kind (``kind`` in lower case), and not answering an event."""
+    return tuple(ability for ability in definition.abilities
+                 if ability.event is None and kind in (ability.kind.lower(), ability.name.lower()))
+
+
+def initiated_words(ability) -> str:
+    """What the trace says after an initiated ability's card: ``: Old Library (at the start of the
+    round) initiates``."""
+    return f": {ability.name}{f' ({ability.kind})' if ability.kind else ''} initiates"
 
 
 def order_abilities(f, found: list, chooser, ability: str, span) -> list:

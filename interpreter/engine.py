@@ -943,13 +943,7 @@ class CompiledAction:
         vars = {self.node.actor: player}
         if args:
             vars.update(zip(self.param_names, args))
-        # (``Frame(game, vars, self.rule, None, acting(player))``, made in place: ``BareFrame``)
-        frame = BareFrame()
-        frame.game = game
-        frame.vars = vars
-        frame.rule = self.rule
-        frame.this = None
-        frame.actor = player.name if type(player) is Player else (player or "")
+        frame = Frame(game, vars, self.rule, None, acting(player))
         for var, fn in self.lets:
             vars[var] = fn(frame)
         game.exercised.update(self.cites)
