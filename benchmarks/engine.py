@@ -33,13 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))     # huntik_by_hand, also when imported
 
 import huntik_by_hand  # noqa: E402  (beside this script)
-from interpreter.agents import RandomAgent  # noqa: E402
-from interpreter.checks import check  # noqa: E402
-from interpreter.engine import Game, Program  # noqa: E402
-from interpreter.model import assemble  # noqa: E402
-from interpreter.project import load_game  # noqa: E402
-from interpreter.resources import bundled_games  # noqa: E402
-from interpreter.syntax import parse_rules  # noqa: E402
+from ludex.engine.agents import RandomAgent  # noqa: E402
+from ludex.check.checks import check  # noqa: E402
+from ludex.engine.game import Game, Program  # noqa: E402
+from ludex.parse.definition import assemble  # noqa: E402
+from ludex.load import load_game  # noqa: E402
+from ludex.resources import bundled_games  # noqa: E402
+from ludex.parse.syntax import parse_rules  # noqa: E402
 
 LOOP = '''
 game bench "Benchmark" { players 4 to 4 }

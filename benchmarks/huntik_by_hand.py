@@ -197,9 +197,9 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
 def _engine():
     """The engine's pieces and Huntik's rules, compiled once (as ``benchmarks/engine.py`` does)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, Program
-    from interpreter.project import load_game
+    from ludex.engine.agents import RandomAgent
+    from ludex.engine.game import Game, Program
+    from ludex.load import load_game
     loaded = load_game("huntik")
     assert loaded.ok, loaded.diagnostics
     Program.of(loaded.game)

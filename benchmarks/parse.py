@@ -2,8 +2,8 @@
 figure is the best of a few repetitions and is CPU time (``time.process_time``, and the children's
 CPU time for fresh processes): on an idle machine wall time is the same, on a busy one it is not.
 
-1. Parsing with positions -- ``interpreter.syntax.parse_rules``: the nesting scan, then the parse
-   tables (Lark's LALR analysis run by ``interpreter/lalr.py``) building the AST at each reduction --
+1. Parsing with positions -- ``ludex.parse.syntax.parse_rules``: the nesting scan, then the parse
+   tables (Lark's LALR analysis run by ``interpreter/ludex/parse/tables.py``) building the AST at each reduction --
    in lines per second, for the bundled rules files and for a synthetic 20,000-line file of
    realistic rule blocks with distinct ids; the ratio to the target of 10,000 lines/s. The time for
    a 5,000-line file. For comparison, Lark's own parse and the tree walk (still used for a malformed
@@ -34,9 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.diagnostics import SourceError  # noqa: E402
-from interpreter.resources import rules_dir  # noqa: E402
-from interpreter.syntax import Builder, _check_nesting, parse_rules, parser, tables  # noqa: E402
+from ludex.diagnostics import SourceError  # noqa: E402
+from ludex.resources import rules_dir  # noqa: E402
+from ludex.parse.syntax import Builder, _check_nesting, parse_rules, parser, tables  # noqa: E402
 
 TARGET_LINES_PER_SECOND = 10_000
 SMALL_FILE = ROOT / "tests" / "golden" / "parse" / "agot_excerpt.ludex"
@@ -114,7 +114,7 @@ def parse_speed(text: str, path: str, repeat: int) -> tuple[int, float]:
 LOAD = r'''
 import json, sys, time
 start = time.process_time()
-from interpreter import syntax
+from ludex.parse import syntax
 figures = {"import": time.process_time() - start}
 for what in sys.argv[1:]:
     start = time.process_time()
@@ -174,7 +174,7 @@ def grammar_loads(repeat: int) -> dict:
 
 def check_command(repeat: int, bytecode: bool) -> tuple[float, float, int]:
     """Seconds for ``ludex check FILE`` in a fresh process, with a warm and with a cold cache."""
-    args = ["-m", "interpreter.cli", "check", str(SMALL_FILE)]
+    args = ["-m", "ludex.cli", "check", str(SMALL_FILE)]
     warm, cold, code = [], [], 0
     with tempfile.TemporaryDirectory(prefix="ludex-bench-pyc-") as pyc:
         if bytecode:

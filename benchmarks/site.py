@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.site import synthetic  # noqa: E402
-from interpreter.site.build import build  # noqa: E402
+from ludex.site import synthetic  # noqa: E402
+from ludex.site.build import build  # noqa: E402
 
 TARGET_SECONDS = 60.0
 TARGET_INDEX_BYTES = 5_000_000

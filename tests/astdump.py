@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from interpreter import ast as A
+from ludex.parse import ast as A
 
 __all__ = ["dump"]
 

@@ -10,10 +10,10 @@ import shutil
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game
-from interpreter.project import load_game
-from interpreter.resources import rules_dir
+from ludex.engine.agents import RandomAgent
+from ludex.engine.game import Game
+from ludex.load import load_game
+from ludex.resources import rules_dir
 
 SEEDS = range(1, 201)
 #: (players, seed): melee games, a seed per table size and two for the cheaper small tables.
@@ -30,7 +30,7 @@ def agot():
 
 
 def play(gamedef, seed: int, count: int = 2, format: str = "") -> Game:
-    """What `ludex run agot --seed N [--players N --format F]` does (interpreter/cli.py, cmd_run)."""
+    """What `ludex run agot --seed N [--players N --format F]` does (interpreter/ludex/cli.py, cmd_run)."""
     game = Game(gamedef, [f"p{i + 1}" for i in range(count)], RandomAgent(seed), seed=seed, format=format)
     game.run()
     return game

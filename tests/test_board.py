@@ -1,4 +1,4 @@
-"""The board format, grid geometry and row built-ins (interpreter/board.py), and the Haddonfield board."""
+"""The board format, grid geometry and row built-ins (interpreter/ludex/runtime/board.py), and the Haddonfield board."""
 
 import subprocess
 import sys
@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.ast import Span
-from interpreter.board import EDGE_KINDS, FACINGS, Board, BoardError, Space, facing_toward
-from interpreter.builtins import BUILTINS
-from interpreter.diagnostics import SourceError, render
+from ludex.parse.ast import Span
+from ludex.runtime.board import EDGE_KINDS, FACINGS, Board, BoardError, Space, facing_toward
+from ludex.runtime.builtins import BUILTINS
+from ludex.diagnostics import SourceError, render
 
-HADDONFIELD = Path(__file__).resolve().parent.parent / "interpreter" / "boards" / "haddonfield.txt"
+HADDONFIELD = Path(__file__).resolve().parent.parent / "interpreter" / "ludex" / "runtime" / "boards" / "haddonfield.txt"
 
 # A small board with one of every edge kind:
 #   A1|B1 wall, B1/C1 door, C1:D1 window, D1#E1 hedge, A1-A2 open, B1/B2 door (///), C1-C2 wall (---),
@@ -266,7 +266,7 @@ def test_positions_map_into_a_file_through_a_base_span():
 
 
 def test_positions_map_into_a_rules_file_whose_drawing_was_dedented(tmp_path):
-    from interpreter.syntax import parse_rules
+    from ludex.parse.syntax import parse_rules
     path = tmp_path / "tiny.ludex"
     path.write_text('board tiny """\n'
                     '        A   B   C\n'
@@ -484,7 +484,7 @@ def test_builtins_are_registered_with_docs_and_result_types():
 
 
 def test_importing_builtins_alone_registers_the_board_builtins():
-    code = "from interpreter.builtins import BUILTINS; assert {'line-of-sight', 'left-end'} <= set(BUILTINS)"
+    code = "from ludex.runtime.builtins import BUILTINS; assert {'line-of-sight', 'left-end'} <= set(BUILTINS)"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parent.parent)
 
 
@@ -693,7 +693,7 @@ def test_haddonfield_draws_again_the_same(haddonfield):
 
 def test_the_example_in_the_format_description_parses():
     """The drawing docs/boards.md teaches the format with is a board, and means what it says."""
-    from interpreter.site.build import docs_source
+    from ludex.site.build import docs_source
     doc = (docs_source() / "boards.md").read_text(encoding="utf-8")
     start = doc.index("```text\n") + len("```text\n")
     example = doc[start: doc.index("```", start)]

@@ -1,7 +1,7 @@
 """Every built-in's examples, worked out: the documentation says what the engine does.
 
-Each built-in and built-in name (``BUILTINS``, ``CONSTANTS``: ``interpreter/builtins.py`` and
-``interpreter/board.py``) ends its documentation with examples, a line each, which the rules site's
+Each built-in and built-in name (``BUILTINS``, ``CONSTANTS``: ``interpreter/ludex/runtime/builtins.py`` and
+``interpreter/ludex/runtime/board.py``) ends its documentation with examples, a line each, which the rules site's
 built-ins page shows::
 
     Example: next-player(ann) gives cat  # bob, out of the game, is skipped
@@ -21,14 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.board import Space
-from interpreter.builtins import BUILTINS, CONSTANTS, example_lines, parse_example
-from interpreter.checks import Checker
-from interpreter.diagnostics import LudexError, render_all
-from interpreter.project import load_paths
-from interpreter.scenarios import Runner, render_failure
-from interpreter.state import Card, Player, Zone
-from interpreter.syntax import parse_scenarios
+from ludex.runtime.board import Space
+from ludex.runtime.builtins import BUILTINS, CONSTANTS
+from ludex.runtime.registry import example_lines, parse_example
+from ludex.check.checks import Checker
+from ludex.diagnostics import LudexError, render_all
+from ludex.load import load_paths
+from ludex.scenarios.runner import Runner, render_failure
+from ludex.runtime.state import Card, Player, Zone
+from ludex.parse.syntax import parse_scenarios
 
 GAME = Path(__file__).parent / "games" / "builtins.ludex"
 PLAYERS = ("ann", "bob", "cat")

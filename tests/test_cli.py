@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.resources import scenarios_dir
+from ludex.cli import main
+from ludex.resources import scenarios_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,7 +83,7 @@ def test_a_value_that_cannot_be_meant_is_a_usage_error_not_a_default(argv, messa
 
 
 def test_a_log_that_cannot_be_written_is_refused_before_the_game_is_played(tmp_path, capsys, monkeypatch):
-    import interpreter.engine as engine
+    import ludex.engine.game as engine
     monkeypatch.setattr(engine.Game, "run", lambda self: pytest.fail("the game was played"))
     assert exit_code(["run", "huntik", "--log", str(tmp_path)]) == 2
     assert "is a folder, not a file" in capsys.readouterr().err
@@ -140,9 +140,9 @@ def test_a_log_that_is_not_utf8_is_reported_not_a_traceback(tmp_path, capsys):
 
 
 def test_a_scenario_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte(tmp_path):
-    from interpreter.diagnostics import SourceError
-    from interpreter.project import load_game
-    from interpreter.scenarios import load_scenarios
+    from ludex.diagnostics import SourceError
+    from ludex.load import load_game
+    from ludex.scenarios.runner import load_scenarios
     path = tmp_path / "bad.scenario"
     path.write_bytes(b'scenario "x" {\n  question "caf\xe9"\n}\n')
     with pytest.raises(SourceError) as exc:
@@ -155,9 +155,9 @@ def test_a_file_whose_lines_end_in_a_lone_carriage_return_is_an_error_not_one_lo
     """Lines end at LF (or CR LF): a file saved with lone CRs read as one line, the first line's
     comment running to its end. A scenario file's scenarios were silently not run ('ludex check' passed
     with fewer scenarios); a rules file or a log was 'missing' its header (found by mutation fuzzing)."""
-    from interpreter.diagnostics import SourceError, read_source
-    from interpreter.project import load_game
-    from interpreter.scenarios import load_scenarios
+    from ludex.diagnostics import SourceError, read_source
+    from ludex.load import load_game
+    from ludex.scenarios.runner import load_scenarios
     scenario = tmp_path / "turns.scenario"
     scenario.write_bytes((scenarios_dir() / "huntik" / "turns.scenario").read_bytes().replace(b"\n", b"\r"))
     with pytest.raises(SourceError) as caught:
@@ -184,7 +184,7 @@ def test_a_file_whose_lines_end_in_a_lone_carriage_return_is_an_error_not_one_lo
 
 
 def test_the_shared_reader_positions_the_bad_byte_as_an_editor_counts_columns(tmp_path):
-    from interpreter.diagnostics import SourceError, read_source
+    from ludex.diagnostics import SourceError, read_source
     path = tmp_path / "x.scenario"
     path.write_bytes("\ufeffé é\n\n  ok \xff".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
     with pytest.raises(SourceError) as caught:
@@ -267,7 +267,7 @@ def test_fmt_that_cannot_write_a_file_says_so_and_leaves_it_whole(tmp_path, caps
 def test_fmt_never_writes_a_form_that_changes_what_the_rules_say(tmp_path, capsys, monkeypatch):
     """A check on the formatter itself: should it ever print other rules (here, one made to drop the
     header's second 'players', as it once did), the file is left as it is and the fault is reported."""
-    import interpreter.formatter as formatter
+    import ludex.fmt.rules as formatter
     monkeypatch.chdir(tmp_path)
     source = 'game x "X" {\n  players 2 to 2\n  players 3 to 4\n}\n'
     path = write(tmp_path / "twice.ludex", source)
@@ -319,7 +319,7 @@ def test_a_yes_or_no_answer_that_is_neither_says_so_in_words(tmp_path, capsys):
 @pytest.mark.parametrize("start", ["rules", "scenario", "log"])
 def test_no_grammar_terminal_is_named_by_its_grammar_name(start):
     """Every terminal a syntax error can expect is said in words: a phrase, or the keyword itself."""
-    from interpreter.syntax import _TOKEN_WORDS, _describe, parser
+    from ludex.parse.syntax import _TOKEN_WORDS, _describe, parser
     phrases = set(_TOKEN_WORDS.values())
     for terminal in parser(start).terminals:
         words = _describe(terminal.name, start)
@@ -334,7 +334,7 @@ def test_no_grammar_terminal_is_named_by_its_grammar_name(start):
 
 def test_a_typed_character_that_looks_like_a_digit_is_asked_again():
     import io
-    from interpreter.agents import InteractiveAgent
+    from ludex.engine.agents import InteractiveAgent
     out = io.StringIO()
     agent = InteractiveAgent(stdin=io.StringIO("²\n٣x\n0\n2\n"), stdout=out)
     assert agent._ask(3, "your choice") == 2
@@ -345,9 +345,9 @@ def test_the_interactive_seat_reads_the_rule_once_and_again_on_a_question_mark()
     """The first decision a rule asks shows its reference text under the heading; the next ones from
     the same rule do not repeat it; '?' shows it again and asks again."""
     import io
-    from interpreter.agents import InteractiveAgent, RandomAgent
-    from interpreter.engine import Game
-    from interpreter.project import load_game
+    from ludex.engine.agents import InteractiveAgent, RandomAgent
+    from ludex.engine.game import Game
+    from ludex.load import load_game
     out = io.StringIO()
     person = InteractiveAgent(stdin=io.StringIO("?\n1\n" + "1\n" * 60), stdout=out, width=80)
     random_agent = RandomAgent(1)
@@ -418,7 +418,7 @@ def test_a_format_asked_of_a_game_without_formats_says_it_has_none(capsys):
 @pytest.mark.parametrize("unreadable", ["folder", "dangling link"])
 def test_a_rules_file_that_cannot_be_read_is_an_error_at_it_not_a_traceback(tmp_path, capsys, command, unreadable):
     """A folder, or a link to a file that is gone, named like one of a game's rules files (E000)."""
-    from interpreter.resources import rules_dir
+    from ludex.resources import rules_dir
     (tmp_path / "huntik.ludex").write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"),
                                            encoding="utf-8")
     odd = tmp_path / "huntik.cards.ludex"
@@ -441,7 +441,7 @@ def test_a_reader_leaving_early_does_not_change_the_verdict():
     import subprocess
     import sys
     log = scenarios_dir() / "logs" / "agot" / "illegal-marshal-not-active.log"
-    command = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "check-log", "agot", str(log)],
+    command = subprocess.Popen([sys.executable, "-m", "ludex.cli", "check-log", "agot", str(log)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     command.stdout.close()                  # the reader leaves before anything is written
     err = command.stderr.read().decode()
@@ -454,7 +454,7 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback():
     import subprocess
     import sys
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "interpreter.cli", "run", "huntik"], stdout=full,
+        done = subprocess.run([sys.executable, "-m", "ludex.cli", "run", "huntik"], stdout=full,
                               stderr=subprocess.PIPE, timeout=120)
     err = done.stderr.decode()
     assert done.returncode == 2
@@ -463,11 +463,11 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback():
 
 def test_check_reports_scenarios_in_a_folder_that_names_no_game(tmp_path, capsys, monkeypatch):
     """A misspelt scenarios/hunitk/ would leave its scenarios unrun while the check passed (C019)."""
-    import interpreter.resources as resources
+    import ludex.cli as cli
     (tmp_path / "hunitk").mkdir()
     (tmp_path / "hunitk" / "turns.scenario").write_text(
         (scenarios_dir() / "huntik" / "turns.scenario").read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setattr(resources, "scenarios_dir", lambda: tmp_path)
+    monkeypatch.setattr(cli, "scenarios_dir", lambda: tmp_path)
     assert exit_code(["check"]) == 3
     err = capsys.readouterr().err
     assert f"{tmp_path / 'hunitk' / 'turns.scenario'}:1:1: error[C019]: this scenario is in the folder 'hunitk'" in err
@@ -475,7 +475,7 @@ def test_check_reports_scenarios_in_a_folder_that_names_no_game(tmp_path, capsys
 
 
 def test_a_log_of_a_game_given_by_its_rules_file_says_how_to_replay_it_with_that_file(tmp_path, capsys):
-    from interpreter.resources import rules_dir
+    from ludex.resources import rules_dir
     rules = tmp_path / "my rules" / "other.ludex"
     rules.parent.mkdir()
     rules.write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"), encoding="utf-8")
@@ -489,7 +489,7 @@ def test_a_log_of_a_game_given_by_its_rules_file_says_how_to_replay_it_with_that
 
 
 def test_a_rules_file_given_brings_its_games_other_files_and_a_file_named_twice_is_read_once(tmp_path, capsys):
-    from interpreter.resources import rules_dir
+    from ludex.resources import rules_dir
     (tmp_path / "huntik.ludex").write_text((rules_dir() / "huntik.ludex").read_text(encoding="utf-8"),
                                            encoding="utf-8")
     (tmp_path / "huntik.extra.ludex").write_text('card "Extra Seeker" herooo { }\n', encoding="utf-8")
@@ -502,7 +502,7 @@ def test_a_rules_file_given_brings_its_games_other_files_and_a_file_named_twice_
 
 
 def test_a_games_part_file_in_the_bundled_rules_is_no_game_of_its_own(tmp_path, monkeypatch):
-    import interpreter.resources as resources
+    import ludex.resources as resources
     for name in ("huntik.ludex", "agot.ludex"):
         (tmp_path / name).write_text("")
     (tmp_path / "huntik.extra.ludex").write_text("")
@@ -512,12 +512,12 @@ def test_a_games_part_file_in_the_bundled_rules_is_no_game_of_its_own(tmp_path, 
 
 def test_a_scenario_file_that_does_not_check_shows_in_its_games_row_and_json(tmp_path, capsys, monkeypatch):
     import json
-    import interpreter.resources as resources
+    import ludex.cli as cli
     (tmp_path / "huntik").mkdir()
     text = (scenarios_dir() / "huntik" / "rounds.scenario").read_text(encoding="utf-8")
     (tmp_path / "huntik" / "rounds.scenario").write_text(text.replace("expect", "expect zed.gold == 1\n  expect", 1),
                                                          encoding="utf-8")
-    monkeypatch.setattr(resources, "scenarios_dir", lambda: tmp_path)
+    monkeypatch.setattr(cli, "scenarios_dir", lambda: tmp_path)
     assert exit_code(["check"]) == 3
     [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("huntik")]
     assert row.endswith("(1 scenario file does not check: not run)")
@@ -537,7 +537,7 @@ def test_check_takes_a_bundled_games_name_and_runs_its_scenarios(tmp_path, capsy
     passed = int(rows[0].split()[2])
     assert passed == len([s for f in (scenarios_dir() / "huntik").glob("*.scenario")
                           for s in f.read_text(encoding="utf-8").splitlines() if s.startswith("scenario ")])
-    from interpreter.resources import rules_dir
+    from ludex.resources import rules_dir
     assert exit_code(["check", "--json", "nightmare", str(rules_dir() / "agot.ludex")]) == 0
     games = json.loads(capsys.readouterr().out)["games"]
     assert sorted(games) == ["agot", "nightmare"]

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import compliance as C
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.diagnostics import SourceError
-from interpreter.engine import Game
-from interpreter.project import load_game, load_paths
-from interpreter.resources import bundled_games, rules_dir, scenarios_dir
+from ludex.compliance import core as C
+from ludex.engine.agents import RandomAgent
+from ludex.cli import main
+from ludex.diagnostics import SourceError
+from ludex.engine.game import Game
+from ludex.load import load_game, load_paths
+from ludex.resources import bundled_games, rules_dir, scenarios_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 TALLY = ROOT / "tests" / "games" / "tally.ludex"
@@ -371,8 +371,8 @@ def test_problems_are_classified(tmp_path, body, status):
 
 
 def test_a_logged_card_outside_a_play_of_one_choice_is_not_one_of_its_choices():
-    from interpreter.model import assemble
-    from interpreter.syntax import parse_rules
+    from ludex.parse.definition import assemble
+    from ludex.parse.syntax import parse_rules
     gamedef = assemble("t", [parse_rules('''
 game t "T" { players 2 to 2 }
 state {
@@ -443,8 +443,8 @@ def test_a_played_copy_number_names_a_copy_offered_counting_from_one(copy, messa
 
 
 def ordering_game():
-    from interpreter.model import assemble
-    from interpreter.syntax import parse_rules
+    from ludex.parse.definition import assemble
+    from ludex.parse.syntax import parse_rules
     return assemble("t", [parse_rules('''
 game t "T" { players 2 to 2 }
 state {

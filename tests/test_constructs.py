@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import ast as A
-from interpreter.checks import check
-from interpreter.model import assemble
-from interpreter.syntax import parse_rules
+from ludex.parse import ast as A
+from ludex.check.checks import check
+from ludex.parse.definition import assemble
+from ludex.parse.syntax import parse_rules
 
 N = A.NOWHERE
 

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from interpreter.agents import RandomAgent, ScriptedAgent, Unscripted
-from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import Frame, Game, Play, Program, Violation
-from interpreter.project import load_paths
-from interpreter.syntax import parse_rules
-from interpreter.model import assemble
-from interpreter.checks import check
+from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
+from ludex.diagnostics import RuntimeRuleError
+from ludex.engine.game import Frame, Game, Play, Program, Violation
+from ludex.load import load_paths
+from ludex.parse.syntax import parse_rules
+from ludex.parse.definition import assemble
+from ludex.check.checks import check
 
 TALLY = Path(__file__).parent / "games" / "tally.ludex"
 
@@ -242,8 +242,8 @@ def test_an_inconsistent_state_after_a_step_names_the_step():
 
 
 def test_lets_are_evaluated_only_when_a_requirement_needs_them():
-    from interpreter import ast as A
-    from interpreter.engine import _lets_where_needed
+    from ludex.parse import ast as A
+    from ludex.program.program import _lets_where_needed
     module = parse_rules('''action a "a" by p {
       let x = 1
       let y = x + 1
@@ -1128,8 +1128,8 @@ def test_first_of_those_looks_at_every_item_when_a_later_one_could_fail_or_exerc
 
 
 def test_a_scenario_player_named_like_a_game_zone_is_the_player():
-    from interpreter.scenarios import run_scenario
-    from interpreter.syntax import parse_scenarios
+    from ludex.scenarios.runner import run_scenario
+    from ludex.parse.syntax import parse_scenarios
     gamedef = _game_from('''
 game t "T" { players 2 to 2 }
 state { game zone market  player zone hand }
@@ -1179,8 +1179,8 @@ flow { run 1 }
 
 
 def test_a_division_by_zero_in_a_scenario_expectation_points_at_the_divisor():
-    from interpreter.scenarios import run_scenario
-    from interpreter.syntax import parse_scenarios
+    from ludex.scenarios.runner import run_scenario
+    from ludex.parse.syntax import parse_scenarios
     gamedef = _game_from('''
 game t "T" { players 2 to 2 }
 state { game counter n = 0 }
@@ -1215,7 +1215,7 @@ def test_a_window_over_the_step_budget_counts_its_steps_once():
 
 
 def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_look():
-    from interpreter.compliance import InvariantBroken, Watch
+    from ludex.compliance.core import InvariantBroken, Watch
     gamedef = _game_from(MOVE_A_CARD.replace(MOVE, 'rule 2 "Move" { text "Move it, then say." move top(pile) to '
                                                    'other first(players) may "Go on?" { log "on" } }'))
     watch_box = []
@@ -1418,7 +1418,7 @@ flow {{ run 1 }}
 
 
 def test_rules_compiled_without_the_static_checks_still_name_an_unknown_value_at_its_call():
-    from interpreter.diagnostics import SourceError
+    from ludex.diagnostics import SourceError
     source = LOOP.replace("increase n by 1 decrease n by 1", "increase n by nosuch(1)")
     gamedef = assemble("loop", [parse_rules(source, "loop.ludex")])     # (check() would refuse it: S065)
     with pytest.raises(SourceError) as exc:
@@ -1500,7 +1500,7 @@ def test_a_random_agent_asked_from_the_options_answers_as_asked_with_decisions(k
     # The rules ask a RandomAgent for its answer from the options alone (``answer_from``), making no
     # Decision; an agent wrapping it, which has no ``answer_from``, is asked each Decision instead: the
     # same draws, so the same game, event for event, and the same decisions asked of it.
-    from interpreter.project import load_game
+    from ludex.load import load_game
     gamedef = load_game(key).game
     players = [f"p{i + 1}" for i in range(gamedef.header.min_players)]
     for seed in (1, 2):
@@ -1538,7 +1538,7 @@ def test_a_game_let_go_is_freed_at_once_leaving_only_its_states_cycles(key):
     # Only the state's own links remain to collect: a card and its zone, a zone and its owner.
     import gc
     import weakref
-    from interpreter.project import load_game
+    from ludex.load import load_game
     gamedef = load_game(key).game
     players = [f"p{i + 1}" for i in range(gamedef.header.max_players or 4)][:4]
     Program.of(gamedef)         # (compiled first: the rules' closures may refer to one another)
@@ -1564,7 +1564,7 @@ def test_a_game_let_go_is_freed_at_once_leaving_only_its_states_cycles(key):
 @pytest.mark.parametrize("key", ["agot", "halloween", "huntik", "nightmare"])
 def test_every_name_a_game_keeps_is_one_of_its_slots(key):
     # A name kept outside ``Game.__slots__`` would land in the instance dict, whose reads are slower.
-    from interpreter.project import load_game
+    from ludex.load import load_game
     gamedef = load_game(key).game
     players = [f"p{i + 1}" for i in range(gamedef.header.min_players)]
     game = Game(gamedef, players, RandomAgent(2), seed=2)

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent, ScriptedAgent, Unscripted
-from interpreter.checks import check
-from interpreter.compiler import Compiler
-from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import NESTING_LIMIT, Frame, Game, Play, Violation
-from interpreter.model import assemble
-from interpreter.syntax import parse_rules
+from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
+from ludex.check.checks import check
+from ludex.program.compiler import Compiler
+from ludex.diagnostics import RuntimeRuleError
+from ludex.engine.game import NESTING_LIMIT, Frame, Game, Play, Violation
+from ludex.parse.definition import assemble
+from ludex.parse.syntax import parse_rules
 
 ROOT = Path(__file__).parent.parent
 TALLY = Path(__file__).parent / "games" / "tally.ludex"
@@ -545,7 +545,7 @@ flow {{ run 1 }}
 # ------------------------------------------------------------------ ludex run on the test game
 
 def ludex(*argv):
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], cwd=ROOT, capture_output=True)
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *argv], cwd=ROOT, capture_output=True)
 
 
 def test_ludex_run_plays_the_test_game_to_the_end_with_a_cited_trace_the_same_byte_for_byte():
@@ -573,9 +573,9 @@ def test_ludex_run_json_gives_each_event_its_rule_player_words_and_data():
 
 def test_the_interactive_seat_is_shown_the_rule_its_text_and_the_options_numbered():
     import io
-    from interpreter.agents import InteractiveAgent
-    from interpreter.project import load_paths
-    from interpreter.records import Decision
+    from ludex.engine.agents import InteractiveAgent
+    from ludex.load import load_paths
+    from ludex.runtime.records import Decision
     game = Game(load_paths("tally", [TALLY]).game, ["ann", "bob"], RandomAgent(1), seed=1)
     ann, bob = game.state.players
     out = io.StringIO()
@@ -753,8 +753,8 @@ def test_a_pass_counted_as_a_play_of_its_part_does_not_read_as_moving_on():
 
 def test_the_interactive_seat_says_why_a_rule_shows_no_text():
     import io
-    from interpreter.agents import InteractiveAgent
-    from interpreter.records import Decision
+    from ludex.engine.agents import InteractiveAgent
+    from ludex.runtime.records import Decision
     gamedef = rules('''
 game t "T" { players 2 to 2 }
 state { game counter x = 0 }

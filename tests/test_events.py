@@ -9,11 +9,11 @@ and that a card's ability reads the values its event gives.
 
 from __future__ import annotations
 
-from interpreter.agents import RandomAgent
-from interpreter.checks import check
-from interpreter.engine import Game
-from interpreter.model import assemble
-from interpreter.syntax import parse_rules
+from ludex.engine.agents import RandomAgent
+from ludex.check.checks import check
+from ludex.engine.game import Game
+from ludex.parse.definition import assemble
+from ludex.parse.syntax import parse_rules
 
 GAME = '''game events "Events" {
   source main "Rules Reference" version "1.0"

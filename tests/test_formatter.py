@@ -1,4 +1,4 @@
-"""The formatter (interpreter/formatter.py): source in, canonical source out.
+"""The formatter (interpreter/ludex/fmt/rules.py): source in, canonical source out.
 
 Over a corpus of every construct (tests/corpus/constructs.ludex), the test games and every bundled
 game (rules/*.ludex, globbed when the tests are collected): parsing the output gives the same AST,
@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from interpreter import ast as A
-from interpreter.cli import main
-from interpreter.comments import scan
-from interpreter.diagnostics import SourceError
-from interpreter.formatter import format_module, format_source
-from interpreter.resources import grammar_dir
-from interpreter.syntax import parse_rules, parser
+from ludex.parse import ast as A
+from ludex.cli import main
+from ludex.fmt.comments import scan
+from ludex.diagnostics import SourceError
+from ludex.fmt.rules import format_module, format_source
+from ludex.resources import grammar_dir
+from ludex.parse.syntax import parse_rules, parser
 
 ROOT = Path(__file__).resolve().parent.parent
 CONSTRUCTS = ROOT / "tests" / "corpus" / "constructs.ludex"

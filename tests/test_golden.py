@@ -17,10 +17,10 @@ import pytest
 
 from astdump import dump
 from conftest import relative
-from interpreter.checks import check
-from interpreter.diagnostics import SourceError, render_all
-from interpreter.model import assemble
-from interpreter.syntax import MISTAKES, SCENARIO_MISTAKES, parse_rules, parse_scenarios
+from ludex.check.checks import check
+from ludex.diagnostics import SourceError, render_all
+from ludex.parse.definition import assemble
+from ludex.parse.syntax import MISTAKES, SCENARIO_MISTAKES, parse_rules, parse_scenarios
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))

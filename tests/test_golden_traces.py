@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from ludex.cli import main
 
 TRACES = Path(__file__).resolve().parent / "golden" / "traces"
 

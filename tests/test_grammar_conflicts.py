@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from lark import Lark, logger
 
-from interpreter.resources import grammar_dir
+from ludex.resources import grammar_dir
 
 GOLDEN = Path(__file__).parent / "golden" / "conflicts"
 

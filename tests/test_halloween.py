@@ -23,9 +23,9 @@ from functools import lru_cache
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game
-from interpreter.project import load_game
+from ludex.engine.agents import RandomAgent
+from ludex.engine.game import Game
+from ludex.load import load_game
 
 
 @lru_cache(maxsize=None)

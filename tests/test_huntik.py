@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game
-from interpreter.project import load_game
+from ludex.engine.agents import RandomAgent
+from ludex.engine.game import Game
+from ludex.load import load_game
 
 SEEDS = range(1, 201)
 PLAYERS = ["p1", "p2"]
@@ -22,7 +22,7 @@ def huntik():
 
 
 def play(gamedef, seed: int) -> Game:
-    """The game `ludex run huntik --seed N` plays (interpreter/cli.py, cmd_run)."""
+    """The game `ludex run huntik --seed N` plays (interpreter/ludex/cli.py, cmd_run)."""
     game = Game(gamedef, list(PLAYERS), RandomAgent(seed), seed=seed)
     game.run()
     return game

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game
-from interpreter.project import load_game
+from ludex.engine.agents import RandomAgent
+from ludex.engine.game import Game
+from ludex.load import load_game
 
 SEEDS = range(1, 201)
 

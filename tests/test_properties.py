@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from interpreter.checks import check
-from interpreter.diagnostics import SourceError, render_all
-from interpreter.model import assemble
-from interpreter.resources import grammar_dir, rules_dir
-from interpreter.syntax import MAX_NESTING, parse_rules
+from ludex.check.checks import check
+from ludex.diagnostics import SourceError, render_all
+from ludex.parse.definition import assemble
+from ludex.resources import grammar_dir, rules_dir
+from ludex.parse.syntax import MAX_NESTING, parse_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 QUICK = settings(deadline=None, derandomize=True, database=None,

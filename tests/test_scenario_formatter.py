@@ -1,4 +1,4 @@
-"""The scenario formatter (interpreter/scenario_formatter.py): scenario source in, canonical source out.
+"""The scenario formatter (interpreter/ludex/fmt/scenarios.py): scenario source in, canonical source out.
 
 Over a corpus of every step and expectation (``CONSTRUCTS`` below: a ``.scenario`` file under tests/
 would be collected as scenarios to run) and every bundled scenario file: parsing the output gives the
@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
-from interpreter import ast as A
-from interpreter.cli import main
-from interpreter.comments import scan
-from interpreter.diagnostics import SourceError
-from interpreter.resources import grammar_dir
-from interpreter.scenario_formatter import format_scenario_file, format_scenario_source, same_scenarios
-from interpreter.syntax import parse_scenarios, parser
+from ludex.parse import ast as A
+from ludex.cli import main
+from ludex.fmt.comments import scan
+from ludex.diagnostics import SourceError
+from ludex.resources import grammar_dir
+from ludex.fmt.scenarios import format_scenario_file, format_scenario_source, same_scenarios
+from ludex.parse.syntax import parse_scenarios, parser
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((ROOT / "scenarios").rglob("*.scenario"))
@@ -444,7 +444,7 @@ def test_fmt_reports_a_scenario_files_syntax_error_with_its_position(tmp_path, c
 def test_fmt_never_writes_a_form_that_changes_what_the_scenarios_say(tmp_path, capsys, monkeypatch):
     """A check on the formatter itself: should it ever print other scenarios (here, one made to drop
     a cite), the file is left as it is and the fault is reported."""
-    import interpreter.scenario_formatter as scenario_formatter
+    import ludex.fmt.scenarios as scenario_formatter
     source = 'scenario "S" {\n  cite 1.1, 1.2\n run 1\n}\n'
     path = write(tmp_path / "s.scenario", source)
     monkeypatch.setattr(scenario_formatter, "format_scenario_source",

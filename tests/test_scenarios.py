@@ -10,9 +10,9 @@ from functools import lru_cache
 
 import pytest
 
-from interpreter.diagnostics import SourceError, render_all
-from interpreter.project import load_game, load_paths
-from interpreter.scenarios import load_scenarios, run_scenario
+from ludex.diagnostics import SourceError, render_all
+from ludex.load import load_game, load_paths
+from ludex.scenarios.runner import load_scenarios, run_scenario
 
 
 @lru_cache(maxsize=None)
@@ -121,7 +121,7 @@ def test_a_player_named_twice_or_a_part_given_twice_is_refused_where_it_stands(t
 
 
 def test_the_bundled_scenarios_still_pass_their_checks():
-    from interpreter.resources import scenarios_dir
+    from ludex.resources import scenarios_dir
     for path in sorted((scenarios_dir() / "agot").glob("*.scenario")):
         load_scenarios(agot(), path)
 
@@ -146,8 +146,8 @@ def test_a_range_too_long_to_hold_is_refused_where_it_is_written(tmp_path):
 
 
 def test_a_range_too_long_in_the_rules_is_a_positioned_runtime_error(tmp_path):
-    from interpreter.diagnostics import RuntimeRuleError
-    from interpreter.engine import Game
+    from ludex.diagnostics import RuntimeRuleError
+    from ludex.engine.game import Game
     path = tmp_path / "big.ludex"
     path.write_text('game big "Big" { players 2 to 2 }\n'
                     'state { game counter n = 9999999999  player counter gold = 0 }\n'
@@ -260,8 +260,8 @@ def test_a_built_in_given_a_value_of_the_wrong_kind_when_the_rule_runs_says_so_i
 ])
 def test_a_built_in_refuses_a_value_of_the_wrong_kind_in_its_own_words(name, args, message):
     from types import SimpleNamespace
-    from interpreter.builtins import BUILTINS
-    from interpreter.state import Player
+    from ludex.runtime.builtins import BUILTINS
+    from ludex.runtime.state import Player
     game = SimpleNamespace(state=SimpleNamespace(players=[Player("ann", 0), Player("bob", 1)]))
     with pytest.raises(ValueError) as caught:
         BUILTINS[name].fn(game, *args)
@@ -305,8 +305,8 @@ flow { run 1 }
 
 def test_a_stray_jump_in_the_flow_of_a_game_a_scenario_plays_is_an_error_at_it():
     # (rules compiled without the static checks, which refuse it: S073)
-    from interpreter.model import assemble
-    from interpreter.syntax import parse_rules, parse_scenarios
+    from ludex.parse.definition import assemble
+    from ludex.parse.syntax import parse_rules, parse_scenarios
     gamedef = assemble("t", [parse_rules('game t "T" { players 2 to 2 }\nstate { game counter n = 0 }\n'
                                          'flow { skip this step }\n', "t.ludex")])
     [s] = parse_scenarios(scenario('  question "q"\n  answer "a"\n  play the game'), "s.scenario").scenarios
@@ -453,7 +453,7 @@ def test_a_refusal_expected_where_no_one_was_asked_to_play_says_so(tmp_path):
 
 
 def test_a_failures_trace_labels_the_set_ups_events_as_the_set_ups(tmp_path):
-    from interpreter.scenarios import render_failure
+    from ludex.scenarios.runner import render_failure
     result = run(tmp_path, scenario('  question "q"\n  answer "a"\n  cite 3.2\n  setup {\n'
                                     '    create "Hedge Knight" into ann.draw-deck\n    set ann.gold = 2\n  }\n'
                                     '  expect ann.gold == 3'))

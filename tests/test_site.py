@@ -27,10 +27,10 @@ import pytest
 pytest.importorskip("mkdocs", reason="the rules site needs MkDocs: pip install -e '.[test]'")
 pytest.importorskip("material", reason="the rules site needs mkdocs-material: pip install -e '.[test]'")
 
-from interpreter.resources import rules_dir, scenarios_dir  # noqa: E402
-from interpreter.site import synthetic  # noqa: E402
-from interpreter.site.build import build  # noqa: E402
-from interpreter.site.markup import page_url  # noqa: E402
+from ludex.resources import rules_dir, scenarios_dir  # noqa: E402
+from ludex.site import synthetic  # noqa: E402
+from ludex.site.build import build  # noqa: E402
+from ludex.site.markup import page_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -329,7 +329,7 @@ def test_every_internal_link_and_anchor_resolves(site):
 
 
 def test_language_guide_shows_every_construct_with_an_example_from_the_bundled_games(site):
-    from interpreter.site.guide import RULE_CONSTRUCTS
+    from ludex.site.guide import RULE_CONSTRUCTS
     page = read(site, "guide/language.md")
     assert 'class="language-ludex highlight"' in page      # the guide's own code blocks, via the entry point
     examples = page[page.index('id="examples"'):]
@@ -346,7 +346,7 @@ def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(si
     """The built-ins page is made from the built-ins: each name and function, its arguments (optional
     ones bracketed), its documentation and its examples, then the game the examples are worked out in
     (tests/games/builtins.ludex, which the page says at its top); the boards page is docs/boards.md."""
-    from interpreter.builtins import BUILTINS, CONSTANTS
+    from ludex.runtime.builtins import BUILTINS, CONSTANTS
     page = html.unescape(read(site, "guide/builtins.md"))
     for name in list(BUILTINS) + list(CONSTANTS):
         assert f"<code>{name}" in page, name
@@ -358,7 +358,7 @@ def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(si
         assert b.examples, b.name
         for e in b.examples:
             assert f"<code>{e.expression}</code> gives <code>{e.result}</code>" in page, (b.name, e)
-    from interpreter.site.guide import builtins_page
+    from ludex.site.guide import builtins_page
     entries = builtins_page().split("## The examples' game")[0]     # the docstrings' example lines, made Markdown
     assert all(line.startswith("Example: `") for line in entries.splitlines() if line.startswith("Example:"))
     assert " gives " not in "".join(b.description for b in list(BUILTINS.values()) + list(CONSTANTS.values()))
@@ -378,7 +378,7 @@ def test_the_guide_has_the_board_format_and_every_built_in_with_its_arguments(si
 def test_the_built_ins_page_names_the_examples_game_where_it_cannot_show_it(tmp_path):
     """Installed from a wheel, which holds no tests, the page names the examples' game instead of
     linking to a copy of it that is not there."""
-    from interpreter.site.guide import builtins_page
+    from ludex.site.guide import builtins_page
     page = builtins_page(tmp_path / "missing.ludex")
     assert "(`tests/games/builtins.ludex` in Ludex's repository)" in page
     assert "examples-game" not in page and "Example: `format` gives `\"trio\"`." in page
@@ -387,8 +387,8 @@ def test_the_built_ins_page_names_the_examples_game_where_it_cannot_show_it(tmp_
 def test_the_boards_guide_draws_each_edge_kind_as_the_board_reads_it():
     """docs/boards.md's table of lines against ``EDGE_KINDS``: the guide cannot teach a character the
     board does not read."""
-    from interpreter.board import EDGE_KINDS
-    from interpreter.site.build import docs_source
+    from ludex.runtime.board import EDGE_KINDS
+    from ludex.site.build import docs_source
     text = (docs_source() / "boards.md").read_text(encoding="utf-8")
     rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| ")}
     for kind in EDGE_KINDS.values():
@@ -401,7 +401,7 @@ def test_the_boards_guide_draws_each_edge_kind_as_the_board_reads_it():
 def test_lexers_are_registered_and_never_fail_on_the_bundled_sources():
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     from pygments.token import Error
-    from interpreter.site.lexer import LudexLexer, ScenarioLexer
+    from ludex.site.lexer import LudexLexer, ScenarioLexer
     assert isinstance(get_lexer_by_name("ludex"), LudexLexer)
     assert isinstance(get_lexer_by_name("ludex-scenario"), ScenarioLexer)
     assert isinstance(get_lexer_for_filename("agot.ludex"), LudexLexer)
@@ -443,7 +443,7 @@ def test_a_game_that_does_not_check_is_shown_with_its_errors(tmp_path):
 
 
 def test_cli_builds_the_site(tmp_path, capsys):
-    from interpreter.cli import main
+    from ludex.cli import main
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
     assert main(["site", "build", "--rules", str(tmp_path / "rules"), "--out", str(tmp_path / "out")]) == 0
@@ -453,7 +453,7 @@ def test_cli_builds_the_site(tmp_path, capsys):
 
 
 def test_cli_names_a_scenario_file_that_does_not_check(tmp_path, capsys):
-    from interpreter.cli import main
+    from ludex.cli import main
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
     (tmp_path / "scenarios" / "evil").mkdir(parents=True)

@@ -1,5 +1,5 @@
-from interpreter.syntax import parse_rules
-from interpreter import ast as A
+from ludex.parse.syntax import parse_rules
+from ludex.parse import ast as A
 
 
 def test_rule_block_parses_with_its_number_and_title():

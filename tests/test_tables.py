@@ -1,4 +1,4 @@
-"""The parse tables (``interpreter/lalr.py``) against Lark itself: every text is accepted or refused
+"""The parse tables (``interpreter/ludex/parse/tables.py``) against Lark itself: every text is accepted or refused
 as Lark's parser does, and an accepted one gives the AST Lark's tree gives through the builder, span
 for span (every node's start and end, every token's name and position, not only what ``==`` on the
 nodes compares).
@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedInput
 
-from interpreter import ast as A
-from interpreter import lalr, syntax
-from interpreter.compliance import LogBuilder
-from interpreter.diagnostics import Diagnostic, SourceError
-from interpreter.resources import rules_dir, scenarios_dir
+from ludex.parse import ast as A
+from ludex.parse import tables as lalr, syntax
+from ludex.compliance.core import LogBuilder
+from ludex.diagnostics import Diagnostic, SourceError
+from ludex.resources import rules_dir, scenarios_dir
 from test_properties import QUICK, TOKEN, WRAPPED, generated_sources, mutated
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,7 +1,7 @@
 """The test game tests/games/tally.ludex exercises every construct of the rules language (issue 3: "a
 test game written in tests/ exercises every construct above").
 
-The constructs are not listed by hand: they are derived from the AST (``interpreter/ast.py``: every
+The constructs are not listed by hand: they are derived from the AST (``interpreter/ludex/parse/ast.py``: every
 statement class, and each closed set of forms a node can take) and the grammar (``grammar/rules.lark``:
 the menu counts, durations, milestones, goto words and card places), so that a construct added to the
 language later makes these tests fail until the test game uses it. Two checks:
@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import ast as A
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game
-from interpreter.project import load_paths
-from interpreter.syntax import parse_rules
+from ludex.parse import ast as A
+from ludex.engine.agents import RandomAgent
+from ludex.engine.game import Game
+from ludex.load import load_paths
+from ludex.parse.syntax import parse_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TALLY = ROOT / "tests" / "games" / "tally.ludex"
 GRAMMAR = (ROOT / "grammar" / "rules.lark").read_text(encoding="utf-8")
-COMPILER = (ROOT / "interpreter" / "compiler.py").read_text(encoding="utf-8")
+COMPILER = (ROOT / "interpreter" / "ludex" / "program" / "compiler.py").read_text(encoding="utf-8")
 
 #: Statement classes a rules file of a game cannot use. Kept minimal; each says why. (None today:
 #: every statement of the language, even ``require``, belongs in a game's rules.)

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import Frame, Game
-from interpreter.project import load_game, load_paths
-from interpreter.resources import bundled_games
-from interpreter.state import words
-from interpreter.syntax import parse_rules
+from ludex.engine.agents import RandomAgent
+from ludex.diagnostics import RuntimeRuleError
+from ludex.engine.game import Frame, Game
+from ludex.load import load_game, load_paths
+from ludex.resources import bundled_games
+from ludex.runtime.state import words
+from ludex.parse.syntax import parse_rules
 
 TALLY = Path(__file__).parent / "games" / "tally.ludex"
 

@@ -20,17 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.builtins import BUILTINS
-from interpreter.checks import check
-from interpreter.compiler import Compiler
-from interpreter.diagnostics import RuntimeRuleError
-from interpreter.engine import Game, Program
-from interpreter.model import assemble
-from interpreter.project import load_game, load_paths
-from interpreter.records import BareFrame, BarePlay, Frame, Play, Violation, acting
-from interpreter.resources import bundled_games
-from interpreter.syntax import parse_rules
+from ludex.engine.agents import RandomAgent
+from ludex.runtime.builtins import BUILTINS
+from ludex.check.checks import check
+from ludex.program.compiler import Compiler
+from ludex.diagnostics import RuntimeRuleError
+from ludex.engine.game import Game, Program
+from ludex.parse.definition import assemble
+from ludex.load import load_game, load_paths
+from ludex.runtime.records import BareFrame, BarePlay, Frame, Play, Violation, acting
+from ludex.resources import bundled_games
+from ludex.parse.syntax import parse_rules
 
 TALLY = Path(__file__).parent / "games" / "tally.ludex"
 GAMES = bundled_games() + ["tally"]
@@ -395,8 +395,8 @@ def test_statements_written_in_place_do_what_their_closures_do(answer_from, monk
 def test_as_list_gives_every_kind_of_value_its_items_in_a_new_list():
     """``as_list``, which tells a card and a list by their type first, lists each kind of value as
     the general looks do: a tuple or a list subclass as a list, a zone's cards copied."""
-    from interpreter.compiler import as_list
-    from interpreter.state import Card, Zone
+    from ludex.program.compiler import as_list
+    from ludex.runtime.state import Card, Zone
 
     class Items(list):
         pass
@@ -630,8 +630,9 @@ def test_jumps_returned_by_a_procedure_do_what_jumps_raised_do(flow, watched, mo
     errors and their positions, and steps are those of the closures, which raise each jump, also under
     the compliance checker's wrapped ``run_rule``; only jumps that leave their sequence, or that come
     from deep inside, are made as ``Goto``s."""
-    from interpreter import engine, records
-    from interpreter.compliance import Watch
+    from ludex.engine import game as engine
+    from ludex.runtime import records
+    from ludex.compliance.core import Watch
     # (deeper than Python nests loops: written in a function of its own, which raises it)
     deep = "".join(f"for each v{i} in [1] {{ " for i in range(20)) + "return to 1.2.2" + " }" * 20
     source = JUMPS.replace("DEEP", deep).replace("FLOW", flow)

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from interpreter.checks import check
-from interpreter.model import assemble
-from interpreter.syntax import parse_rules
+from ludex.check.checks import check
+from ludex.parse.definition import assemble
+from ludex.parse.syntax import parse_rules
 
 GAME = '''game zones "Zones" {
   source main "Rules Reference" version "1.0"

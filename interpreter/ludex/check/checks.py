@@ -1,0 +1,1478 @@
+"""Static checks: a ``GameDef`` in, every diagnostic it deserves out, before anything runs.
+
+Checked: duplicate and out-of-order rule ids; references to rules that do not exist (goto, run,
+cite, an erratum's rule, "see 3.3" and "step 1.2" in reference text); unknown counters, zones, roles,
+card attributes, card types, actions, dice, built-ins and names; values of a kind that cannot be
+meant where the kind is known: a player, a card or true/false where a number is needed, a condition
+that is not true or false, ``==`` between kinds that are never equal (a zone and a list among them),
+``for each`` over a number, cards to reveal that are not cards, a list where only a zone will do;
+counters whose written bounds cannot hold; statements that can never run and rules whose procedure
+nothing runs; a goto or a skip with no step to go on at or to skip; errata whose words are not in their
+rule's text or whose source is not declared; player ranges, deck counts, dice counts and ranges that
+cannot be. Every error is collected.
+``Checker.check_script`` checks a scenario's or a log's set-up and expressions the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import SOURCES, Diagnostic, LudexError, Related
+from ..parse import ast as A
+from ..parse.definition import GameDef, is_numbered, number_key
+from ..runtime.board import Board
+from ..runtime.builtins import BUILTINS, CONSTANTS, RANGE_LIMIT
+
+# the most dice a roll may have (a count of 2**64 ran until memory ran out): a count written beyond
+# it is refused here, before anything runs; one worked out beyond it, when the roll is made
+from ..runtime.operations import DICE_LIMIT
+
+#: Attributes every card has, whatever its type.
+CARD_ATTRIBUTES = {"title": "text", "type": "text", "owner": "player", "zone": "zone", "face-up": "bool"}
+#: Attributes every player has.
+PLAYER_ATTRIBUTES = {"name": "text", "seat": "number", "eliminated": "bool"}
+#: What every card has of its own, which no attribute may be named and no statement may change.
+CARD_OWN = {"title": "title, from its definition", "type": "card type, from its definition",
+            "owner": "owner, fixed when it is made", "zone": "zone, changed by moving it",
+            "face-up": "face, changed by revealing or concealing it"}
+
+#: The most copies of one card a deck list may name. Every copy is a card object made when the deck is
+#: created (a count of 2**31 took 20 GB before it failed); real decks hold a few copies of a card and
+#: the largest piles of tokens a few hundred, so a thousand is generous and still cheap to make.
+MAX_COPIES = 1000
+
+#: What a built-in's arguments must be, where another kind fails when the rule runs: ``items`` a list
+#: or a zone, ``player``, ``card`` or ``number`` (a built-in not listed takes anything).
+ARGUMENT_KINDS = {
+    "size": ("counted",), "reverse": ("items",), "titles": ("items",), "flatten": ("items",),
+    "without": ("items",), "join": ("items", "items"),
+    "players-from": ("player",), "next-player": ("player",), "previous-player": ("player",),
+    "opponents": ("player",), "owner": ("card",), "zone-of": ("card",), "has-ability": ("card",),
+    "abs": ("number",), "odd": ("number",), "even": ("number",), "range": ("number", "number"),
+}
+#: Built-ins of numbers given one by one or as one list (``sum(1, 2)``, ``sum(xs)``): two or more
+#: arguments are each a number; a single one is a number or a list (of numbers).
+NUMBERS_OR_A_LIST = {"sum", "min", "max"}
+#: For each kind of argument, the kinds of value that are certainly not it, and the message's code.
+NOT_ARGUMENT = {
+    # a single card or player is read as a list of one (``builtins._list``); ``size`` counts only a list
+    "items": ({"number", "bool", "text"}, "S024", "a list or a zone"),
+    "counted": ({"number", "bool", "text", "player", "card"}, "S024", "a list or a zone"),
+    "player": ({"number", "card", "zone", "text", "bool", "list", "cards", "players"}, "S021", "a player"),
+    "card": ({"number", "player", "zone", "text", "bool", "list", "cards", "players"}, "S025", "a card"),
+    "numbers": ({"player", "card", "zone", "text", "bool", "cards", "players"}, "S020",
+                "a number or a list of numbers"),
+}
+
+NUMERIC = {"number"}
+NOT_NUMBERS = {"player", "card", "zone", "text", "list", "cards", "bool"}
+#: Kinds that are certainly not true or false. Python's truth would read a number, a player or a list
+#: as true or false by itself (``if 5`` ran its body), a silent wrong answer: a condition of one of
+#: these kinds is refused.
+NOT_CONDITIONS = {"number", "text", "player", "card", "zone", "list", "cards", "players"}
+#: What each known kind is compared as by ``==`` and ``!=``: values of two different families are never
+#: equal (a player is never 3 nor "p1"), so comparing them is a mistake. Lists (of cards, of players, of
+#: anything) are one family, equal when their items are. A zone is a place, not a list: it equals only
+#: itself, never a list, not even an empty one (``p.hand == []`` was always false), so it is a family
+#: of its own; its cards, as a list, are ``cards(p.hand)`` (or a list filtered from it).
+COMPARED_AS = {"number": "number", "text": "text", "bool": "bool", "player": "player", "card": "card",
+               "zone": "zone", "list": "list", "cards": "list", "players": "list"}
+#: Kinds that are certainly not a list to go through (``for each``, ``every``, ``those`` ...). A single
+#: player or card is read as a list of one by design; a number, a text or true/false would be too,
+#: silently (``for each q in 5`` ran once).
+NOT_ITEMS = {"number", "text", "bool"}
+#: Kinds that are certainly not cards (or a list or zone of cards) to reveal, conceal or initiate.
+NOT_CARDS = {"number", "player", "text", "bool", "players"}
+#: Kinds that are certainly not a zone, where only a zone will do (``move ... to``, ``draw``, ``create
+#: ... into``, ``shuffle``, a scenario's ``force order``): a list, even of a zone's cards, is not one
+#: (``move c to (those d in p.hand: ...)`` failed when the rule ran).
+NOT_ZONES = {"number", "player", "card", "text", "bool", "list", "cards", "players"}
+
+# "step 1.2", "see 3.3", "see section 600", "(see section 702)", "rule 500.1d"
+_REFERENCE = re.compile(
+    r"\b(?:[Ss]tep|[Ss]ee(?: section)?|[Ss]ection|[Rr]ule)s?\s+([0-9]+(?:\.[0-9]+)*[a-z]?)\b")
+
+
+def references_in(text: str):
+    """Rule numbers a reference text points at, with their offsets: ``step 3.2``, ``see section 600``."""
+    for match in _REFERENCE.finditer(text):
+        yield match.group(1), match.start(1)
+
+
+class Checker:
+    def __init__(self, game: GameDef):
+        self.game = game
+        self.errors: list[Diagnostic] = []
+        self.rule = ""
+        #: what the block being checked is, when it is not a rule's own procedure ("the flow", "a
+        #: trigger" ...): there, no sequence of steps runs, so a goto or a skip has nowhere to go
+        self.place = ""
+        #: (rule id, goto statement) for each goto in a rule's own procedure, judged once every
+        #: 'run' is known (``check_gotos``)
+        self.gotos: list = []
+        self._happenings = None        # what makes each event happen (``happenings``), worked out once
+
+    # -- reporting
+    def error(self, code: str, message: str, span: A.Span, *, hint: str = "", related=()):
+        self.errors.append(Diagnostic("static", code, message, span, rule=self.rule, hint=hint,
+                                      related=tuple(related)))
+
+    def suggest(self, name: str, candidates) -> str:
+        import difflib  # only when there is a mistake to suggest a name for
+        close = difflib.get_close_matches(name, list(candidates), n=3, cutoff=0.6)
+        return f"did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+    def in_any_order(self, step: A.InAnyOrder, window: bool):
+        """Parts joined by ``and``: a turn's, each naming its own plays, none a pass (a pass ends them all)."""
+        if window:
+            self.error("S084", "a window gives one play (or a pass) at each opportunity: parts joined by 'and' "
+                       "belong to a turn", step.span,
+                       hint="join the plays into one part, or make it a turn: turn of p { ... }")
+            return
+        seen: dict = {}
+        for part in step.parts:
+            for name in part.actions:
+                if name == "pass":
+                    self.error("S084", "a pass ends every part joined by 'and', once those that need plays "
+                               "have them: it is no play of one of them", word_span(part.span, name),
+                               hint="leave 'pass' out of the part")
+                elif name in seen:
+                    self.error("S084", f"'{name}' is in two parts joined by 'and': which one a play of it counts "
+                               "for would be unclear", word_span(part.span, name),
+                               related=[Related(seen[name], "the other part naming it")])
+                else:
+                    seen[name] = part.span
+
+    # -- entry
+    def run(self) -> list[Diagnostic]:
+        g = self.game
+        if g.header is None:
+            span = g.modules[0].span if g.modules else A.NOWHERE
+            self.error("S001", f"game '{g.key}' has no 'game' header", A.Span(span.path, 1, 1, 1, 2))
+        else:
+            self.check_header(g.header)
+            if g.flow is None:
+                self.error("S088", f"game '{g.key}' has no flow: nothing says how a game of it is played",
+                           g.header.span, hint="add 'flow { ... }' with the rounds, phases and steps in order "
+                           "(see docs/language.md): 'ludex run' and a scenario's 'play the game' start from it")
+        self.check_duplicates()
+        self.check_order()
+        self.check_errata()
+        self.check_card_types()
+        self.check_decks()
+        self.check_boards()
+        self.check_fields()
+        for rule in g.rules.values():
+            self.rule = rule.id
+            self.check_rule(rule)
+        self.rule = ""
+        for action in g.actions.values():
+            if action.rule == "":
+                self.check_action(action)
+        for value in g.values.values():
+            if value.rule == "":            # a value outside any rule (a rule's own are checked with it)
+                self.check_value(value)
+        for title, card in g.cards.items():
+            self.rule = ""
+            for ability in card.abilities:
+                names = {p: "any" for p in (ability.event.params if ability.event is not None else ())}
+                self.check_block(ability.body, Scope(self, {**names, "this": "card"}), "a card's ability")
+        if g.flow is not None:
+            self.check_block(g.flow.body, Scope(self, {}), "the flow")
+        self.check_requires()
+        self.check_value_cycles()
+        self.check_reachability()
+        self.check_gotos()
+        self.check_events()
+        return self.errors
+
+    def check_script(self, players, setup=(), expressions=(), zones=(), winners=(),
+                     set_up="a set-up", conditions=()) -> list[Diagnostic]:
+        """A scenario's or a log's own rules-language parts, checked as the rules are, with its
+        players as names of players: its ``setup`` block (``set_up`` names it in messages), the
+        expressions it states or names players and cards by, those that must be zones (``force order
+        ann.draw-deck: ...``), those that must be players (``expect winner ann``) and those that must
+        be true or false (``expect ann.gold == 3``). Nothing in a set-up is a step, and nobody is there
+        to answer a decision: a goto, a skip or a decision there is an error."""
+        scope = Scope(self, {name: "player" for name in players})
+        for x in winners:
+            scope.players(x)
+        self.check_block(setup, scope, set_up)
+        for s in walk(setup):
+            if isinstance(s, (A.Choose, A.ChooseNumber, A.Order, A.May, A.Window, A.Turn)):
+                self.error("S080", f"{set_up} asks no decisions: nobody is there to answer this one yet", s.span,
+                           hint="write the state the decision leads to (set, move, create ...); "
+                                "the script's lines answer the decisions of the rules it runs")
+            elif isinstance(s, A.Require):
+                self.error("S081", f"{set_up} refuses nothing: 'require' belongs to an action", s.span)
+            elif isinstance(s, A.Win) or (isinstance(s, A.Milestone) and (s.edge, s.kind) == ("end", "game")):
+                self.error("S081", f"{set_up} builds the state the game starts from, and cannot end the game",
+                           s.span, hint="let the rules end it: run them, or play the game")
+        self.check_made_to_happen(setup)
+        for x in expressions:
+            scope.expr(x)
+        for x in conditions:
+            scope.condition(x)
+        for x in zones:
+            scope.zone(x)
+        return self.errors
+
+    # -- structure
+    def check_duplicates(self):
+        for kind, name, item, first in self.game.duplicates:
+            span = getattr(item, "id_span", None) or item.span
+            self.rule = name if kind == "rule" else ""
+            self.error("S002", f"{kind} '{name}' is defined twice", span,
+                       related=[Related(getattr(first, "id_span", None) or first.span, "first defined here")])
+        self.rule = ""
+
+    def check_order(self):
+        previous = None
+        for rule in self.game.rules.values():
+            if rule.outside or not is_numbered(rule.id):
+                continue
+            if previous is not None and number_key(rule.id) < number_key(previous.id):
+                self.rule = rule.id
+                self.error("S003", f"rule {rule.id} comes after rule {previous.id}; rules follow the "
+                           "source's order", rule.id_span,
+                           related=[Related(previous.id_span, f"rule {previous.id} is here")])
+            previous = rule
+        self.rule = ""
+
+    def check_errata(self):
+        for rule_id, erratum, id_span in self.game.errata:
+            self.rule = rule_id
+            rule = self.game.rules.get(rule_id)
+            if rule is None:
+                self.rule = ""
+                self.error("S004", f"erratum on rule {rule_id}, which does not exist", id_span or erratum.span,
+                           hint=self.suggest(rule_id, self.game.rules))
+                continue
+            if self.game.header and self.game.source(erratum.source) is None:
+                self.error("S005", f"erratum cites source '{erratum.source}', which the game header does "
+                           "not declare", word_span(erratum.span, erratum.source, before=r"erratum\s+"),
+                           hint="declare it: source KEY \"title\" version \"x\"")
+            text = " ".join(d.text for d in rule.docs if d.kind == "text")
+            if erratum.old not in text:
+                self.error("S006", f"erratum replaces \"{erratum.old}\", but rule {rule_id}'s text does not "
+                           "contain those words", word_span(erratum.span, f'"{erratum.old}"', before=r"replaces\s+"))
+        self.rule = ""
+
+    def check_header(self, header: A.Game):
+        for part, span, first in header.given_twice:
+            self.error("S083", f"the game gives its {part} twice", span, related=[Related(first, "first given here")],
+                       hint="give it once: the last would silently win")
+        low, high = header.min_players, header.max_players
+        span = word_span(header.span, str(low), before=r"players\s+")
+        line = SOURCES.line(span.path, span.line) if span.line > 0 else None
+        match = re.compile(rf"{low}\s+to\s+{high}(?![\w-])").match(line, span.column - 1) if line else None
+        if match is not None:
+            span = A.Span(span.path, span.line, span.column, span.line, match.end() + 1)
+        if low < 1:
+            self.error("S075", f"a game is for at least 1 player, not {low}", span,
+                       hint="write the source's numbers: players 2 to 4")
+        elif high < low:
+            self.error("S075", f"'players {low} to {high}': the most players ({high}) is fewer than the fewest "
+                       f"({low})", span, hint=f"write the fewest first: players {high} to {low}")
+        for name, fewest, most in header.format_players:
+            where = word_span(header.span, name, before=r"\s")
+            if most < fewest:
+                self.error("S075", f"format {name} is for {fewest} to {most} players: the most is fewer than the "
+                           "fewest", where, hint=f"write the fewest first: {name} for {most} to {fewest} players")
+            elif fewest < low or most > high:
+                self.error("S075", f"format {name} is for {fewest} to {most} players, but the game is for {low} "
+                           f"to {high}", where, hint="a format's players are some of the game's")
+        counted = {name for name, _, _ in header.format_players}
+        if header.formats and all(name in counted for name in header.formats) and low <= high:
+            covered = {n for _, fewest, most in header.format_players for n in range(fewest, most + 1)}
+            missing = [n for n in range(low, high + 1) if n not in covered]
+            if missing:
+                self.error("S075", f"no format of the game is for {', '.join(map(str, missing))} "
+                           f"player{'s' if missing != [1] else ''}, though the game is for {low} to {high}",
+                           word_span(header.span, "formats"),
+                           hint="give every number of players a format, or leave one format open to any number")
+
+    def check_card_types(self):
+        for ctype in self.game.card_types.values():
+            for f in ctype.fields:
+                if f.name in CARD_OWN:
+                    self.error("S072", f"'{f.name}' is every card's own (its {CARD_OWN[f.name]}); an attribute "
+                               "needs another name", f.span)
+        for card in self.game.cards.values():
+            ctype = self.game.card_types.get(card.type)
+            if ctype is None:
+                self.error("S010", f"card \"{card.title}\" has unknown card type '{card.type}'",
+                           word_span(card.span, card.type, after=card.title),
+                           hint=self.suggest(card.type, self.game.card_types))
+                continue
+            declared = {f.name: f for f in ctype.fields}
+            for f in card.fields:
+                if f.name not in declared:
+                    self.error("S011", f"card type '{ctype.name}' has no attribute '{f.name}'", f.span,
+                               hint=self.suggest(f.name, declared))
+                else:
+                    kind = Scope(self, {}).type_of(f.value)
+                    if declared[f.name].type == "number" and kind in NOT_NUMBERS:
+                        self.error("S020", f"'{f.name}' is a number, but this is {article(kind)}", f.value.span)
+            given = {f.name for f in card.fields}
+            for name, decl in declared.items():
+                if name not in given and decl.default is None:
+                    self.error("S012", f"card \"{card.title}\" does not give '{name}', which its type "
+                               f"'{ctype.name}' requires", card.span)
+
+    def check_fields(self):
+        scope = Scope(self, {})
+        for f in self.game.fields.values():
+            for expr in (f.initial, f.minimum, f.maximum):
+                if expr is not None and f.kind in ("counter", "supply"):
+                    scope.number(expr)
+                elif expr is not None:
+                    scope.expr(expr)
+            if f.kind == "counter":
+                self.check_bounds(f)
+
+    def check_bounds(self, f: A.StateField):
+        """A counter's written bounds, checked after every step from the set-up on: a minimum above the
+        maximum, or a starting value (0 when none is written) outside them, fails the first check, at
+        run time; it is a mistake in the schema, reported at the declaration."""
+        low, high = (literal_number(x) if x is not None else None for x in (f.minimum, f.maximum))
+        if low is not None and high is not None and low > high:
+            self.error("S079", f"counter '{f.name}' has a min of {low}, above its max of {high}: no value is "
+                       "within its bounds", f.minimum.span, related=[Related(f.maximum.span, "its max is here")])
+            return
+        start = literal_number(f.initial) if f.initial is not None else 0
+        if start is None:
+            return
+        where = f.initial.span if f.initial is not None else word_span(f.span, f.name)
+        given = "" if f.initial is not None else " (it gives no starting value)"
+        for bound, expr, side in ((low, f.minimum, "below its min"), (high, f.maximum, "above its max")):
+            if bound is not None and (start < bound if side.startswith("below") else start > bound):
+                self.error("S079", f"counter '{f.name}' starts at {start}{given}, {side} of {bound}", where,
+                           related=[Related(expr.span, f"its {side[-3:]} is here")],
+                           hint=f"start it within its bounds: {f.name} = {bound}" if not given else
+                           f"give it a starting value within its bounds: = {bound}")
+
+    # -- rules
+    def check_rule(self, rule: A.Rule):
+        for doc in rule.docs:
+            for ref, offset in references_in(doc.text):
+                if ref not in self.game.rules:
+                    self.error("S030", f"the text refers to rule {ref}, which is not transcribed",
+                               reference_span(doc, ref, offset),
+                               hint="add it, or mark it: rule " + ref + " \"...\" outside source { note \"...\" }")
+        for value in rule.values:
+            self.check_value(value)
+        for action in rule.actions:
+            self.check_action(action)
+        for trigger in rule.triggers:
+            names = {p: "any" for p in trigger.event.params}
+            scope = Scope(self, names)
+            if trigger.iterable is not None:
+                scope.items(trigger.iterable)
+                scope = scope.child({trigger.var: element_type(scope.type_of(trigger.iterable))})
+            self.check_block(trigger.body, scope, "a trigger")
+        for check in rule.checks:
+            scope = Scope(self, {})
+            if check.iterable is not None:
+                scope.items(check.iterable)
+                scope = scope.child({check.var: element_type(scope.type_of(check.iterable))})
+            scope.condition(check.condition)
+            self.check_block(check.body, scope, "a state check")
+        self.check_block(rule.body, Scope(self, {}), "")
+
+    def check_requires(self):
+        """A ``require`` refuses a play before any of it is made: it stands among the lets and
+        requires that open an action's body (S089). Anywhere else nothing would be refused: a rule's
+        procedure, a trigger, a state check, a card's ability or the flow makes no play, and after an
+        action's first effect the play would be refused half made."""
+        plays = {id(a.body): a.name for a in self.game.actions.values()}
+        for rule_id, place, body in self.bodies():
+            self.rule = rule_id
+            first = None
+            if place == "an action":
+                opening = 0
+                while opening < len(body) and isinstance(body[opening], (A.Let, A.Require)):
+                    opening += 1
+                if opening == len(body):
+                    continue
+                first, play, body = body[opening], plays.get(id(body), "the play"), body[opening:]
+            for s in walk(body):
+                if not isinstance(s, A.Require):
+                    continue
+                if first is not None:
+                    self.error("S089", f"'require' after the play's first effect: {play} would be refused "
+                               "half made", s.span, related=[Related(first.span, "the play's first effect")],
+                               hint="move it up, among the lets and requires that open the action: a refused "
+                                    "play changes nothing")
+                else:
+                    where = place or "a rule's procedure"
+                    self.error("S089", f"'require' refuses a play, and {where} makes "
+                               "none: it belongs at the top of an action's body", s.span,
+                               hint="a condition the procedure tests is written 'if ... { ... }'; a play's "
+                                    "requirement goes in its action")
+        self.rule = ""
+
+    def check_value_cycles(self):
+        """A value defined in terms of itself, directly or through other values, outside any
+        ``if ... then ... else`` branch (which may end the recursion, as in a sum over a list) would
+        never be worked out: each such value is an error, with the chain of values leading back to it."""
+        values = self.game.values
+        reads = {}
+        for name, v in values.items():
+            found, stack = set(), [v.body]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, A.IfExpr):
+                    stack.append(x.condition)   # a branch may stop the recursion: only the condition counts
+                    continue
+                if isinstance(x, A.Name) and x.name in values and x.name not in v.params \
+                        and x.name not in self.game.fields:
+                    found.add(x.name)
+                elif isinstance(x, A.Call) and x.name in values:
+                    found.add(x.name)
+                stack.extend(A.children(x))
+            reads[name] = found
+        for name, v in values.items():
+            chain = _path_back(name, reads)
+            if chain:
+                self.rule = v.rule
+                self.error("S070", f"value '{name}' is defined in terms of itself ({' -> '.join(chain)}): "
+                           "it could never be worked out", v.span,
+                           hint="write it without reading itself, or as steps in the rule's procedure")
+        self.rule = ""
+
+    def check_value(self, value: A.Value):
+        if value.name in CONSTANTS or value.name in BUILTINS:
+            self.error("S069", f"value '{value.name}' has the name of a built-in, which it would hide",
+                       value.span, hint="give the value another name")
+        Scope(self, {p: "any" for p in value.params}).expr(value.body)
+
+    def check_action(self, action: A.Action):
+        self.rule = action.rule or self.rule
+        names = {action.actor: "player"}
+        scope = Scope(self, names)
+        for p in action.params:
+            if p.domain is not None:
+                scope.expr(p.domain)
+            names[p.name] = p.type
+            scope = Scope(self, dict(names))
+        self.check_block(action.body, scope, "an action")
+        if action.cite:
+            self.check_rule_ref(action.cite, word_span(action.span, action.cite, before=r"cite\s+"), "cite")
+
+    def check_created(self, x, scope):
+        """``create`` takes a deck list's name, a card title, or a list of titles."""
+        items = x.items if isinstance(x, A.ListExpr) else (x,)
+        for item in items:
+            if isinstance(item, A.Text):
+                if item.value not in self.game.cards:
+                    self.error("S013", f"unknown card \"{item.value}\"", item.span,
+                               hint=self.suggest(item.value, self.game.cards))
+            elif isinstance(item, A.Name) and item.name in self.game.decks:
+                continue
+            else:
+                scope.expr(item)
+
+    def check_boards(self):
+        """A board's drawing is checked here, so that a broken one is reported before anything runs."""
+        for board in self.game.boards.values():
+            try:
+                Board.parse(board.drawing, board.span)
+            except LudexError as exc:
+                self.errors.extend(exc.diagnostics)
+
+    def check_decks(self):
+        for deck in self.game.decks.values():
+            for count, title in deck.entries:
+                if title not in self.game.cards:
+                    self.error("S013", f"deck '{deck.name}' lists unknown card \"{title}\"",
+                               word_span(deck.span, f'"{title}"'),
+                               hint=self.suggest(title, self.game.cards))
+                if count > MAX_COPIES:
+                    self.error("S076", f"deck '{deck.name}' lists {count} copies of \"{title}\", more than "
+                               f"{MAX_COPIES}", count_span(deck.span, count, title),
+                               hint="each copy is a card the engine makes and keeps: a count this large is a "
+                                    "mistake in the deck list")
+
+    def check_rule_ref(self, rule_id: str, span: A.Span, how: str):
+        if rule_id not in self.game.rules:
+            self.error("S031", f"'{how} {rule_id}' refers to a rule that does not exist", span,
+                       hint=self.suggest(rule_id, self.game.rules))
+
+    # -- statements
+    def check_block(self, body, scope: "Scope", place: str = None):
+        """A block of statements; ``place``: what it is, when it is not a rule's own procedure ("the
+        flow", "a trigger" ...); "" for a rule's procedure; None: where the block stands."""
+        if place is not None:
+            outer, self.place = self.place, place
+            try:
+                return self.check_block(body, scope)
+            finally:
+                self.place = outer
+        ended = None
+        for stmt in body:
+            if ended is not None:
+                self.error("S040", "this statement can never run", stmt.span,
+                           related=[Related(ended.span, "the procedure leaves the block here")])
+                ended = None           # report once per block
+                break
+            scope = self.check_stmt(stmt, scope)
+            if isinstance(stmt, (A.Goto, A.Skip, A.Win)):
+                ended = stmt
+
+    def check_stmt(self, s, scope: "Scope") -> "Scope":
+        e = scope.expr
+        if isinstance(s, A.Let):
+            e(s.value)
+            return scope.child({s.var: scope.type_of(s.value)})
+        if isinstance(s, A.Set):
+            scope.target(s.target)
+            if s.value is not None:
+                e(s.value)
+                want = scope.type_of(s.target)
+                got = scope.type_of(s.value)
+                if want == "number" and got in NOT_NUMBERS:
+                    self.error("S020", f"a number is needed here, but this is {article(got)}", s.value.span)
+                if want == "player" and got in {"number", "card", "zone", "cards", "text"}:
+                    self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
+        elif isinstance(s, A.Change):
+            scope.target(s.target)
+            kind = scope.type_of(s.target)
+            if kind in NOT_NUMBERS or kind in ("bool", "players"):
+                self.error("S020", f"'{'increase' if s.sign > 0 else 'decrease'}' changes a number, but "
+                           f"{source_words(s.target)} is {article(kind)}", s.target.span)
+            scope.number(s.amount)
+        elif isinstance(s, A.Transfer):
+            scope.number(s.amount)
+            scope.target(s.source)
+            scope.target(s.destination)
+        elif isinstance(s, A.Move):
+            e(s.cards)
+            kind = scope.type_of(s.cards)
+            if kind in {"number", "player", "text"}:
+                self.error("S022", f"only cards move between zones, but this is {article(kind)}", s.cards.span)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Draw):
+            scope.number(s.amount)
+            if literal_number(s.amount) is not None and literal_number(s.amount) < 0:
+                self.error("S078", f"cannot draw {literal_number(s.amount)} cards: a draw takes 0 or more",
+                           s.amount.span)
+            scope.zone(s.source)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Create):
+            self.check_created(s.cards, scope)
+            scope.zone(s.destination)
+        elif isinstance(s, A.Shuffle):
+            scope.zone(s.zone)
+        elif isinstance(s, (A.Reveal, A.Conceal)):
+            scope.cards(s.cards, "reveal" if isinstance(s, A.Reveal) else "conceal")
+        elif isinstance(s, A.Emit):
+            for a in s.args:
+                e(a)
+        elif isinstance(s, A.If):
+            for condition, body in s.branches:
+                scope.condition(condition)
+                self.check_block(body, scope)
+            self.check_block(s.otherwise, scope)
+        elif isinstance(s, A.ForEach):
+            scope.items(s.iterable)
+            self.check_block(s.body, scope.child({s.var: element_type(scope.type_of(s.iterable))}))
+        elif isinstance(s, A.Repeat):
+            self.check_block(s.body, scope)
+            if s.until is not None:
+                scope.condition(s.until)
+        elif isinstance(s, A.While):
+            scope.condition(s.condition)
+            self.check_block(s.body, scope)
+        elif isinstance(s, (A.Goto, A.Run)):
+            how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
+            self.check_rule_ref(s.target, word_span(s.span, s.target, before=rf"{how.split()[-1]}\s+"), how)
+            if isinstance(s, A.Goto) and self.place:
+                self.error("S074", f"'{how} {s.target}': {self.place} is not one of a sequence of steps, so "
+                           "there is no step to go on at", s.span,
+                           hint=f"go on at a step from a rule's own procedure; to run rule {s.target} from "
+                                f"here, write 'run {s.target}'")
+            elif isinstance(s, A.Goto) and s.target in self.game.rules:
+                self.gotos.append((self.rule, s))
+        elif isinstance(s, A.Skip):
+            if self.place:
+                self.error("S073", f"'skip this step': {self.place} is not a step, so there is no step to skip",
+                           s.span, hint="to stop here, put the rest of the block in an 'if'")
+        elif isinstance(s, A.Choose):
+            scope.player(s.chooser)
+            e(s.options)
+            return scope.child({s.var: element_type(scope.type_of(s.options))})
+        elif isinstance(s, A.ChooseNumber):
+            scope.player(s.chooser)
+            scope.number(s.low)
+            scope.number(s.high)
+            return scope.child({s.var: "number"})
+        elif isinstance(s, A.Order):
+            scope.player(s.chooser)
+            e(s.options)
+            return scope.child({s.var: "list"})
+        elif isinstance(s, A.May):
+            scope.player(s.chooser)
+            self.check_block(s.body, scope)
+            self.check_block(s.otherwise, scope)
+        elif isinstance(s, A.Pick):
+            e(s.options)
+            return scope.child({s.var: element_type(scope.type_of(s.options))})
+        elif isinstance(s, A.Roll):
+            scope.number(s.count)
+            if literal_number(s.count) is not None and literal_number(s.count) > DICE_LIMIT:
+                self.error("S082", f"cannot roll {literal_number(s.count)} dice: a roll has at most {DICE_LIMIT}",
+                           s.count.span, hint="each die rolled is a face drawn and kept: a count this large is a "
+                                              "mistake")
+            if s.dice not in self.game.dice:
+                self.error("S050", f"unknown dice '{s.dice}'", word_span(s.span, s.dice, after=s.count), hint=self.suggest(s.dice, self.game.dice))
+            return scope.child({s.var: "list"})
+        elif isinstance(s, (A.Window, A.Turn)):
+            scope.player(s.starting if isinstance(s, A.Window) else s.player)
+            window = isinstance(s, A.Window)
+            if window and len(s.menu) > 1:
+                self.error("S084", "a window's menu has one part: each opportunity is one play from it or a pass "
+                           "('then' orders the parts of a turn)", s.menu[1].span,
+                           hint="join the plays into one part, or make it a turn: turn of p { ... }")
+            for step in s.menu:
+                if isinstance(step, A.InAnyOrder):
+                    self.in_any_order(step, window)
+            for part in A.menu_parts(s.menu):
+                if window and part.count not in ("one", "any") and not (part.count == "n" and part.n == 1):
+                    self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
+                               "passes in a row: a count of plays is for a turn", part.span,
+                               hint="write 'exactly one of' or 'any number of', or make it a turn: turn of p { ... }")
+                elif part.count in ("n", "up-to") and part.n < 1:
+                    self.error("S084", f"this part of the turn lets no play ({part.n} of)", part.span,
+                               hint="leave the part out")
+                for name in part.actions:
+                    if name not in self.game.actions and name != "pass":
+                        self.error("S051", f"unknown action '{name}' in the menu", word_span(part.span, name),
+                                   hint=self.suggest(name, list(self.game.actions) + ["pass"]))
+        elif isinstance(s, A.Perform):
+            scope.player(s.actor)
+            action = self.game.actions.get(s.action)
+            if action is None:
+                self.error("S051", f"unknown action '{s.action}'", word_span(s.span, s.action),
+                           hint=self.suggest(s.action, self.game.actions))
+            elif len(s.args) != len(action.params):
+                self.error("S052", f"action '{s.action}' takes {len(action.params)} argument(s), "
+                           f"not {len(s.args)}", s.span, related=[Related(action.span, "the action is here")])
+            for a in s.args:
+                e(a)
+        elif isinstance(s, A.Initiate):
+            scope.cards(s.cards, "initiate")
+            if s.ordered_by is not None:
+                scope.player(s.ordered_by)
+        elif isinstance(s, A.Require):
+            scope.condition(s.condition)
+            if s.cite not in self.game.rules:
+                self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
+                           hint=self.suggest(s.cite, self.game.rules))
+        elif isinstance(s, A.Modify):
+            scope.modifiable(s.target)
+            e(s.value)
+        elif isinstance(s, (A.Win, A.Eliminate)):
+            scope.players(s.players)
+        return scope
+
+    # -- reachability of rules
+    def check_reachability(self):
+        """A rule with a procedure that nothing runs (no 'run', no goto, no enclosing rule that runs
+        its sub-rules) can never happen: that is an error, not a silent no-op."""
+        g = self.game
+        if g.flow is None:
+            return
+        reached: set = set()
+        pending = []
+
+        def visit_block(body):
+            for s in walk(body):
+                if isinstance(s, (A.Run, A.Goto)) and s.target in g.rules:
+                    pending.append(s.target)
+
+        for _, place, body in self.bodies():
+            if place:           # the flow, triggers, state checks, actions and cards' abilities
+                visit_block(body)
+        while pending:
+            rid = pending.pop()
+            if rid in reached:
+                continue
+            reached.add(rid)
+            rule = g.rules[rid]
+            visit_block(rule.body)
+            if not rule.body:
+                pending.extend(g.children_of(rid))
+        for rule in g.rules.values():
+            if rule.body and rule.id not in reached:
+                self.rule = rule.id
+                self.error("S041", f"rule {rule.id} has a procedure, but nothing runs it", rule.id_span,
+                           hint="run it from the flow or from the rule above it, or go to it")
+        self.rule = ""
+
+    # -- where a goto goes on
+    def check_gotos(self):
+        """A goto ('return to 3.2') ends its rule, and the engine goes on at that step of the sequence
+        of sibling rules running it (``Game.run_sequence``: the sub-rules of a rule without a procedure
+        of its own, in order). Where the rule is run otherwise (by the flow, or by a 'run' in a
+        procedure), the goto leaves that procedure too, up to a sequence that holds its step; where
+        none does, nothing would go on at the step, and the goto is an error, reported with the way
+        of running the rule that lets it escape."""
+        g = self.game
+        children: dict = {rid: [] for rid in g.rules}
+        runs: dict = {rid: [] for rid in g.rules}    # rule -> (kind, by, span): how it is run
+        for rid in g.rules:
+            parent = g.parent_of(rid)
+            if parent is not None:
+                children[parent].append(rid)
+                if not g.rules[parent].body:
+                    runs[rid].append(("sequence", parent, None))
+
+        def note(body, kind, by):
+            for s in walk(body):
+                if isinstance(s, A.Run) and s.target in runs:
+                    runs[s.target].append((kind, by, s.span))
+
+        for rule, place, body in self.bodies():
+            if place:
+                note(body, "place", place)
+            else:
+                note(body, "rule", rule)
+
+        def escape(target, rid, seen, path):
+            """How a goto to ``target`` leaving rule ``rid`` escapes every sequence: the notes of the
+            'run' statements it leaves through, the last one running a rule on its own; or None."""
+            if rid in seen:
+                return None
+            seen.add(rid)
+            for kind, by, span in runs[rid]:
+                if kind == "sequence":
+                    found = None if target in children[by] else escape(target, by, seen, path)
+                elif kind == "rule":
+                    found = escape(target, by, seen, path + [Related(span, f"rule {by} runs rule {rid} here")])
+                else:
+                    found = path + [Related(span, f"{by} runs rule {rid} here, on its own")]
+                if found:
+                    return found
+            return None
+
+        for rid, s in self.gotos:
+            path = escape(s.target, rid, set(), [])
+            if not path:
+                continue
+            self.rule = rid
+            what = f"'{s.word} to {s.target}'"
+            parent = g.parent_of(rid)
+            if g.parent_of(s.target) != parent:
+                steps = children[parent] if parent is not None else []
+                self.error("S074", f"{what}: {s.target} is not a step beside {rid}", s.span, related=path,
+                           hint=f"a goto goes on at a step beside its rule: {', '.join(steps)}" if steps
+                           else "a goto goes on at a step beside its rule (a sub-rule of the same rule)")
+            else:
+                self.error("S074", f"{what}: rule {rid} is run on its own, not as one of the steps beside "
+                           f"{s.target}, so nothing would go on at {s.target}", s.span, related=path,
+                           hint=(f"a goto works among the steps of {parent} when they are run in order, by "
+                                 f"running {parent} (which has no procedure of its own)" if parent else
+                                 "a goto works among the sub-rules of a rule, run in order by running it")
+                           + f"; to run rule {s.target} from here, write 'run {s.target}'")
+        self.rule = ""
+
+
+    # -- what the triggers listen for
+    def bodies(self):
+        """Every block of statements the game holds, as ``(rule, place, block)``: the rule it is in (""
+        for the flow and cards' abilities) and, but for a rule's own procedure (place ""), what it is
+        ("the flow", "a trigger", "a state check", "an action", "a card's ability"). Those of a second
+        definition of a name (refused, S002) are included."""
+        g = self.game
+        if g.flow is not None:
+            yield "", "the flow", g.flow.body
+        for rule in g.rules.values():
+            yield rule.id, "", rule.body
+        for trigger in g.triggers:
+            if trigger.rule.startswith("card:"):        # a card's ability with an event
+                yield "", "a card's ability", trigger.body
+            else:
+                yield trigger.rule, "a trigger", trigger.body
+        for check in g.checks:
+            yield check.rule, "a state check", check.body
+        for action in g.actions.values():
+            yield action.rule, "an action", action.body
+        for card in g.cards.values():
+            for ability in card.abilities:
+                if ability.event is None:       # (one with an event is among the triggers)
+                    yield "", "a card's ability", ability.body
+        for _, _, item, _ in g.duplicates:
+            if isinstance(item, A.Rule):
+                yield item.id, "", item.body
+                for action in item.actions:
+                    yield item.id, "an action", action.body
+            elif isinstance(item, A.Action):
+                yield item.rule, "an action", item.body
+            elif isinstance(item, A.Flow):
+                yield "", "the flow", item.body
+            elif isinstance(item, A.Card):
+                for ability in item.abilities:
+                    yield "", "a card's ability", ability.body
+
+    def happenings(self) -> dict:
+        """What makes each event happen: ``(kind, milestone, name)`` -> ``[(number of values it gives,
+        span, the statement, the block it is in)]``. A named event happens at an ``emit`` (or a
+        ``reveal``, which emits ``revealed(c)``), a milestone at the statement that reaches it (``begin
+        phase plot``, ``end round``); a ``turn of`` begins and ends a turn."""
+        if self._happenings is not None:
+            return self._happenings
+        happens: dict = {}
+        for _, _, body in self.bodies():
+            for s in walk(body):
+                for key, count in made_to_happen(s):
+                    happens.setdefault(key, []).append((count, s.span, s, body))
+        self._happenings = happens
+        return happens
+
+    def check_events(self):
+        """A trigger (a rule's ``when``, or a card's ability ``when ...``) runs only when its event
+        happens (``happenings``). A trigger for an event nothing but itself makes happen would silently
+        never run (a misspelt name, a phase that is never begun): an error (S085). A named event gives
+        its trigger's names its values in order: an event given fewer values than a trigger of it names
+        leaves a name without one (S086; more are allowed: a trigger may name only the first, and a
+        card's ability is the first's, ``this``). An event no trigger listens for is allowed: it marks
+        the trace (``challenge-initiated``). A modifier's duration must end (``check_duration``)."""
+        happens = self.happenings()
+        most = self.most_named()
+        for trigger in self.game.triggers:
+            event = trigger.event
+            self.rule = trigger.rule if not trigger.rule.startswith("card:") else ""
+            made = [m for m in happens.get((event.kind, event.milestone, event.name), ())
+                    if m[3] is not trigger.body]
+            if not made:
+                alone = (event.kind, event.milestone, event.name) in happens     # (in its own body)
+                self.error("S085", f"nothing {'but this trigger ' if alone else ''}makes {event_words(event)} "
+                           "happen, so this never runs", event.span, hint=self.event_hint(event, happens))
+                continue
+            if event.kind == "named" and most[event.name] is trigger:      # (one error at an emit)
+                for count, span, s, _ in made:
+                    if not isinstance(s, A.Reveal):
+                        self.check_values_given(event, count, span, s)
+            revealed = next((m for m in made if isinstance(m[2], A.Reveal)), None)
+            if revealed is not None:                                    # (one error at each trigger)
+                self.check_values_given(event, *revealed[:3])
+        for rule, _, body in self.bodies():
+            self.rule = rule
+            for s in walk(body):
+                if isinstance(s, A.Modify) and s.duration is not None:
+                    self.check_duration(s.duration)
+        self.rule = ""
+
+    def most_named(self) -> dict:
+        """For each named event, the trigger of it that names the most values (an emit must give them)."""
+        most: dict = {}
+        for trigger in self.game.triggers:
+            event = trigger.event
+            if event.kind == "named" and (event.name not in most or
+                                          len(event.params) > len(most[event.name].event.params)):
+                most[event.name] = trigger
+        return most
+
+    def check_made_to_happen(self, body):
+        """The events a scenario's or a log's set-up makes happen, and the modifiers it starts, checked
+        against the rules' triggers as the rules' own are (S086, S087)."""
+        most = self.most_named()
+        for s in walk(body):
+            if isinstance(s, A.Emit) and s.event in most:
+                self.check_values_given(most[s.event].event, len(s.args), s.span, s)
+            if isinstance(s, A.Modify) and s.duration is not None:
+                self.check_duration(s.duration)
+
+    def check_values_given(self, event: A.Event, count: int, span: A.Span, s):
+        """An event made to happen with ``count`` values, for a trigger naming ``event.params``."""
+        if event.kind != "named" or count >= len(event.params):
+            return
+        names = plural(len(event.params), "value")
+        if isinstance(s, A.Reveal):
+            self.error("S086", f"a reveal gives its trigger one value, the card, but the trigger names {names}",
+                       event.span, related=[Related(span, "a card is revealed here")],
+                       hint=f"name the card alone: when revealed({event.params[0]})")
+        else:
+            self.error("S086", f"event '{event.name}' is emitted with {plural(count, 'value')}, but a trigger "
+                       f"of it names {names}", span, related=[Related(event.span, "the trigger is here")],
+                       hint="emit it with a value for each name the trigger gives, in order")
+
+    def event_hint(self, event: A.Event, happens: dict) -> str:
+        """What might have been meant by an event that nothing makes happen."""
+        if event.kind == "named":
+            named = [name for kind, _, name in happens if kind == "named" and name != event.name]
+            close = self.suggest(event.name, named)
+            values = f"({', '.join(event.params)})" if event.params else ""
+            how = "reveal a card" if event.name == "revealed" else f"emit {event.name}{values} where it happens"
+            return close or how
+        if event.milestone == "phase":
+            phases = {name for kind, milestone, name in happens if kind == event.kind and milestone == "phase"}
+            close = self.suggest(event.name, phases)
+            return close or f"write '{event.kind} phase {event.name}' where the phase {event.kind}s"
+        if event.milestone == "turn":
+            return f"a 'turn of' statement {event.kind}s each turn, or write '{event.kind} turn'"
+        return f"write '{event.kind} {event.milestone}' where the {event.milestone} {event.kind}s"
+
+    def check_duration(self, d: A.Duration):
+        """A modifier lasts until a milestone: one that nothing reaches would never end it (S087). A
+        round is what 'for next' waits for: ``for next round`` starts at the next ``begin round``."""
+        if d.kind == "for_next" and d.milestone != "round":
+            self.error("S087", f"'for next {d.milestone}': a modifier waits for the next round only", d.span,
+                       hint="write 'for next round', or 'until end of ...' to start it now")
+            return
+        if d.milestone == "game":
+            return          # the game ends, whether or not a statement says so
+        happens = self.happenings()
+        ends = [key for key in happens if key[0] == "end" and key[1] == d.milestone
+                and (key[2] == d.name or not d.name)]
+        named = f"the {d.name} phase" if d.milestone == "phase" else f"the {d.milestone}"
+        if not ends:
+            self.error("S087", f"nothing ends {named}, so this modifier would never expire", d.span,
+                       hint=f"write 'end {d.milestone}{' ' + d.name if d.name else ''}' where it ends"
+                       if d.milestone != "turn" else "a 'turn of' statement ends each turn")
+        elif d.kind == "for_next" and ("begin", "round", "") not in happens:
+            self.error("S087", "nothing begins a round, so this modifier would never start", d.span,
+                       hint="write 'begin round' where each round begins")
+
+
+def made_to_happen(s) -> list:
+    """The events statement ``s`` makes happen (see ``Checker.happenings``), each with the number of
+    values it gives."""
+    if isinstance(s, A.Emit):
+        return [(("named", "", s.event), len(s.args))]
+    if isinstance(s, A.Reveal):
+        return [(("named", "", "revealed"), 1)]
+    if isinstance(s, A.Milestone):
+        return [((s.edge, s.kind, s.name), 0)]
+    if isinstance(s, A.Turn):
+        return [(("begin", "turn", ""), 1), (("end", "turn", ""), 1)]
+    return []
+
+
+def event_words(event: A.Event) -> str:
+    """An event as the rules write it: ``revealed(c)``, ``begin phase plot``, ``end round``."""
+    if event.kind == "named":
+        return f"event '{event.name}'"
+    return f"'{event.kind} {event.milestone}{' ' + event.name if event.name else ''}'"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def walk(body):
+    """Every statement in a block, nested ones included, without recursion."""
+    stack = list(reversed(body))
+    while stack:
+        s = stack.pop()
+        yield s
+        children = []
+        if isinstance(s, A.If):
+            for _, b in s.branches:
+                children.extend(b)
+            children.extend(s.otherwise)
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While)):
+            children.extend(s.body)
+        elif isinstance(s, A.May):
+            children.extend(s.body)
+            children.extend(s.otherwise)
+        stack.extend(reversed(children))
+
+
+def name_span(x: A.Attr) -> A.Span:
+    """The span of the name in ``p.gold``: it ends where the attribute access ends."""
+    s = x.span
+    if s.end_line > 0 and s.end_column - len(x.name) >= 1:
+        return A.Span(s.path, s.end_line, s.end_column - len(x.name), s.end_line, s.end_column)
+    return s
+
+
+def word_span(span: A.Span, word: str, after=None, before: str = "") -> A.Span:
+    """The span of ``word`` (a name, or a text in quotes) inside ``span``, read from the source: the
+    first whole-word match after the expression or title ``after`` and the regular expression
+    ``before`` (e.g. ``cite\\s+``), if given; the whole span when it is not found."""
+    if span.line <= 0:
+        return span
+    pattern = re.compile(rf"{before}(?<![\w-])({re.escape(word)})(?![\w-])")
+    last = max(span.line, span.end_line)
+    for number in range(span.line, last + 1):
+        line = SOURCES.line(span.path, number)
+        if line is None:
+            break
+        start = span.column - 1 if number == span.line else 0
+        end = span.end_column - 1 if number == last and span.end_line == last else len(line)
+        if number == span.line and isinstance(after, str):
+            found = line.find(f'"{after}"', start)
+            start = found + len(after) + 2 if found >= 0 else start
+        elif getattr(after, "span", None) is not None and after.span.end_line == number:
+            start = after.span.end_column - 1
+        match = pattern.search(line, start, max(start, end))
+        if match is not None:
+            return A.Span(span.path, number, match.start(1) + 1, number, match.end(1) + 1)
+    return span
+
+
+def literal_number(x):
+    """The whole number an expression writes out (``5``, ``-5``), or None."""
+    if isinstance(x, A.Number):
+        return x.value
+    if isinstance(x, A.Unary) and x.op == "-":
+        inner = literal_number(x.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def source_words(x, fallback: str = "this") -> str:
+    """An expression as its author wrote it, when it stands on one line (for messages)."""
+    span = x.span
+    line = SOURCES.line(span.path, span.line) if span.line > 0 else None
+    if line is not None and span.end_line == span.line and span.end_column > span.column:
+        return line[span.column - 1: span.end_column - 1]
+    return fallback
+
+
+def count_span(span: A.Span, count: int, title: str) -> A.Span:
+    """The span of a deck list's count: the number before ``"title"`` (else the title's span)."""
+    title_span = word_span(span, f'"{title}"')
+    line = SOURCES.line(span.path, title_span.line) if title_span.line > 0 else None
+    if line is not None:
+        match = None
+        for match in re.finditer(rf"(?<![\w-]){count}(?=\s+\"{re.escape(title)}\")", line):
+            pass
+        if match is not None:
+            return A.Span(span.path, title_span.line, match.start() + 1, title_span.line, match.end() + 1)
+    return title_span
+
+
+def reference_span(doc: A.Doc, ref: str, offset: int) -> A.Span:
+    """Where "see 3.3" stands in the source of a text: the n-th reference to ``ref`` in the text is
+    looked for on the source lines of the text (long text is re-flowed, so offsets do not carry)."""
+    nth = sum(1 for r, o in references_in(doc.text) if r == ref and o < offset)
+    seen = 0
+    for number in range(doc.span.line, max(doc.span.line, doc.span.end_line) + 1):
+        line = SOURCES.line(doc.span.path, number)
+        if line is None:
+            break
+        first = doc.span.column - 1 if number == doc.span.line else 0
+        for r, o in references_in(line[first:]):
+            if r == ref:
+                if seen == nth:
+                    return A.Span(doc.span.path, number, first + o + 1, number, first + o + 1 + len(ref))
+                seen += 1
+    return doc.span
+
+
+def element_type(kind: str) -> str:
+    """What the items gone through in a value of this kind are (a zone's: its cards)."""
+    return {"players": "player", "zone": "card", "cards": "card"}.get(kind, "any")
+
+
+def list_of(kind: str) -> str:
+    """What a list filtered from a value of this kind is (``those``, ``highest``, ``lowest``): from a
+    zone, or a list of cards, a list of cards, not the zone; a single card or player is a list of one.
+    The built-ins that return a list, ``cards(z)`` among them, are a list of anything (``cards`` passes
+    a list through: ``cards(players)`` is the players): refused where a zone is needed and compared
+    with a zone all the same."""
+    return {"zone": "cards", "cards": "cards", "card": "cards", "players": "players", "player": "players"}.get(
+        kind, "list")
+
+
+def takes(b, args) -> bool:
+    """Whether built-in ``b`` takes this many arguments."""
+    return b.min_args <= len(args) and (b.max_args is None or len(args) <= b.max_args)
+
+
+def article(kind: str) -> str:
+    return {"player": "a player", "card": "a card", "zone": "a zone", "text": "text", "list": "a list",
+            "cards": "a list of cards", "number": "a number", "bool": "true or false",
+            "players": "a list of players"}.get(kind, kind)
+
+
+class Scope:
+    """Names visible at a point, with what they are (a player, a number, a card ...)."""
+
+    def __init__(self, checker: Checker, names: dict):
+        self.checker = checker
+        self.names = names
+
+    def child(self, more: dict) -> "Scope":
+        return Scope(self.checker, {**self.names, **more})
+
+    # -- typing
+    def type_of(self, x) -> str:
+        # a ranked or filtered list holds what its list holds; an attribute or an item depends on its
+        # subject's kind: worked out from the innermost subject outwards (a loop: chains can be long)
+        chain = []
+        while True:
+            if isinstance(x, A.Ranked) or (isinstance(x, A.Quantified) and x.kind == "those"):
+                chain.append(None)          # a list filtered from a zone is a list of its cards
+                x = x.iterable
+            elif isinstance(x, (A.Attr, A.Index)):
+                chain.append(x)
+                x = x.subject
+            else:
+                break
+        kind = self.kind_of(x)
+        for link in reversed(chain):
+            if link is None:
+                kind = kind if kind in NOT_ITEMS else list_of(kind)     # (going through one is refused)
+            else:
+                kind = self.attribute_kind(link, kind) if isinstance(link, A.Attr) else element_type(kind)
+        return kind
+
+    def attribute_kind(self, x: A.Attr, subject: str) -> str:
+        """What ``subject.name`` is, for a subject of this kind. A name that is one kind for a player
+        and another for a card (agot: a player's zone 'title', a card's text 'title'), or different
+        kinds in different card types, is known only when the subject is."""
+        g = self.checker.game
+        kinds = set()
+        if subject != "card":
+            f = g.fields.get(x.name)
+            if f is not None and f.scope == "player":
+                kinds.add(field_type(f))
+            if x.name in PLAYER_ATTRIBUTES:
+                kinds.add(PLAYER_ATTRIBUTES[x.name])
+            if subject == "player":
+                # not a player's: reported as unknown, not also as the wrong type
+                return kinds.pop() if len(kinds) == 1 else "any"
+        if x.name in CARD_ATTRIBUTES:
+            kinds.add(CARD_ATTRIBUTES[x.name])
+        for ct in g.card_types.values():
+            for fd in ct.fields:
+                if fd.name == x.name:
+                    kinds.add(fd.type if fd.type in ("number", "text", "player", "card") else "any")
+        return kinds.pop() if len(kinds) == 1 else "any"
+
+    def kind_of(self, x) -> str:
+        """What an expression other than an attribute, an item or a filtered list is."""
+        g = self.checker.game
+        if isinstance(x, A.Number):
+            return "number"
+        if isinstance(x, A.Text):
+            return "text"
+        if isinstance(x, A.Constant):
+            return "bool" if isinstance(x.value, bool) else "none"
+        if isinstance(x, A.This):
+            return "card"
+        if isinstance(x, A.Name):
+            if x.name in self.names:
+                return self.names[x.name]
+            f = g.fields.get(x.name)
+            if f is not None and f.scope == "game":
+                return field_type(f)
+            if x.name in g.boards:
+                return "board"
+            if x.name in CONSTANTS:
+                c = CONSTANTS[x.name].returns
+                return {"players": "players", "all-players": "players", "cards-in-play": "cards"}.get(x.name, c)
+            return "any"
+        if isinstance(x, A.Call):
+            b = BUILTINS.get(x.name)
+            if b is not None and not takes(b, x.args):
+                return "any"                                         # refused for its arguments (S064) alone
+            if b is not None:
+                if x.name in ("players-from", "opponents"):
+                    return "players"
+                if x.name in ("first", "last") and len(x.args) == 1:
+                    return element_type(self.type_of(x.args[0]))     # first(players): a player
+                if x.name in ("top", "bottom") and len(x.args) == 1:
+                    of = self.type_of(x.args[0])                     # a zone's card; a list's item
+                    return "card" if of == "zone" else of if of in ("card", "player") else element_type(of)
+                if x.name == "cards" and len(x.args) == 1 and self.type_of(x.args[0]) in ("zone", "cards"):
+                    return "cards"                                   # a zone's cards, a list of them
+                return b.returns
+            return "any"
+        if isinstance(x, A.Binary):
+            if x.op in ("+", "-", "*", "/", "%"):
+                return "number"
+            return "bool"
+        if isinstance(x, A.Unary):
+            return "number" if x.op == "-" else "bool"
+        if isinstance(x, (A.IsNone,)):
+            return "bool"
+        if isinstance(x, A.Quantified):
+            return {"every": "bool", "any": "bool", "count": "number", "total": "number"}.get(
+                x.kind) or self.type_of(x)                           # those: a filtered list
+        if isinstance(x, A.Ranked):
+            return self.type_of(x)
+        if isinstance(x, A.ListExpr):
+            return "list"
+        return "any"
+
+    # -- walking expressions
+    def expr(self, root):
+        """Check every name, attribute and call in an expression (iteratively)."""
+        stack = [(root, self)]
+        while stack:
+            x, scope = stack.pop()
+            if isinstance(x, A.Name):
+                scope.name(x)
+            elif isinstance(x, A.Attr):
+                scope.attribute(x)
+                stack.append((x.subject, scope))
+            elif isinstance(x, A.Index):
+                stack += [(x.subject, scope), (x.index, scope)]
+            elif isinstance(x, A.Call):
+                scope.call(x)
+                stack += [(a, scope) for a in x.args]
+            elif isinstance(x, A.ListExpr):
+                stack += [(a, scope) for a in x.items]
+            elif isinstance(x, A.Unary):
+                if x.op == "-":
+                    scope.number(x.operand, walk=False)
+                else:
+                    scope.condition(x.operand, walk=False)
+                stack.append((x.operand, scope))
+            elif isinstance(x, A.Binary):
+                if x.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
+                    scope.number(x.left, walk=False)
+                    scope.number(x.right, walk=False)
+                elif x.op in ("and", "or"):
+                    scope.condition(x.left, walk=False)
+                    scope.condition(x.right, walk=False)
+                elif x.op in ("==", "!="):
+                    scope.compared(x)
+                stack += [(x.left, scope), (x.right, scope)]
+            elif isinstance(x, A.IsNone):
+                stack.append((x.subject, scope))
+            elif isinstance(x, A.IfExpr):
+                scope.condition(x.condition, walk=False)
+                stack += [(x.condition, scope), (x.then, scope), (x.otherwise, scope)]
+            elif isinstance(x, (A.Quantified, A.Ranked)):
+                scope.items(x.iterable, walk=False)
+                inner = scope.child({x.var: element_type(scope.type_of(x.iterable))})
+                stack.append((x.iterable, scope))
+                if isinstance(x, A.Quantified) and x.kind in ("every", "any", "those", "count"):
+                    inner.condition(x.body, walk=False)
+                stack.append((x.body if isinstance(x, A.Quantified) else x.key, inner))
+
+    def name(self, x: A.Name):
+        g = self.checker.game
+        n = x.name
+        if n in self.names or n in CONSTANTS:
+            return
+        f = g.fields.get(n)
+        if f is not None:
+            if f.scope == "player":
+                self.checker.error("S060", f"'{n}' belongs to each player: write p.{n} for a player p", x.span)
+            return
+        if n in g.values or n in g.boards or n in g.decks:
+            return
+        if n in BUILTINS:
+            self.checker.error("S061", f"'{n}' is a built-in: call it as {n}(...)", x.span)
+            return
+        known = list(self.names) + list(CONSTANTS) + [k for k, f in g.fields.items() if f.scope == "game"]
+        known += list(g.values)
+        self.checker.error("S062", f"unknown name '{n}'", x.span, hint=self.checker.suggest(n, known))
+
+    def attribute(self, x: A.Attr):
+        g = self.checker.game
+        n = x.name
+        subject = self.type_of(x.subject)
+        player_fields = {k for k, f in g.fields.items() if f.scope == "player"}
+        card_fields = {fd.name for ct in g.card_types.values() for fd in ct.fields}
+        if subject == "player":
+            known = player_fields | set(PLAYER_ATTRIBUTES)
+        elif subject == "card":
+            known = card_fields | set(CARD_ATTRIBUTES)
+        else:
+            known = player_fields | set(PLAYER_ATTRIBUTES) | card_fields | set(CARD_ATTRIBUTES)
+        if n not in known:
+            what = {"player": "a player", "card": "a card"}.get(subject, "a player or a card")
+            self.checker.error("S063", f"unknown attribute '{n}' of {what}", name_span(x),
+                               hint=self.checker.suggest(n, known))
+
+    def call(self, x: A.Call):
+        g = self.checker.game
+        b = BUILTINS.get(x.name)
+        if b is not None:
+            if not takes(b, x.args):
+                want = str(b.min_args) if b.max_args == b.min_args else f"at least {b.min_args}"
+                self.checker.error("S064", f"'{x.name}' takes {want} argument{'' if b.min_args == 1 else 's'}, "
+                                   f"not {len(x.args)}", x.span)
+            elif x.name == "range":
+                low, high = (literal_number(a) for a in x.args)
+                if low is not None and high is not None and high - low + 1 > RANGE_LIMIT:
+                    self.checker.error("S077", f"range({low}, {high}) would list {high - low + 1} numbers, more "
+                                       f"than the {RANGE_LIMIT} a range may hold", x.span)
+            for a, kind in zip(x.args, ARGUMENT_KINDS.get(x.name, ())):
+                self.argument(x.name, a, kind)
+            if x.name in NUMBERS_OR_A_LIST:
+                for a in x.args:
+                    self.argument(x.name, a, "number" if len(x.args) > 1 else "numbers")
+            return
+        v = g.values.get(x.name)
+        if v is not None:
+            if len(x.args) != len(v.params):
+                self.checker.error("S064", f"value '{x.name}' takes {len(v.params)} argument(s), not "
+                                   f"{len(x.args)}", x.span, related=[Related(v.span, "the value is defined here")])
+            return
+        self.checker.error("S065", f"unknown built-in or value '{x.name}'", x.span,
+                           hint=self.checker.suggest(x.name, list(BUILTINS) + list(g.values)))
+
+    def argument(self, name: str, x, kind: str):
+        """An argument of built-in ``name`` that must be of ``kind`` (``ARGUMENT_KINDS``)."""
+        if kind == "number":
+            self.number(x, walk=False)
+            return
+        refused, code, wanted = NOT_ARGUMENT[kind]
+        got = self.type_of(x)
+        if got in refused:
+            self.checker.error(code, f"{wanted} is needed here, but this is {article(got)}", x.span,
+                               hint=f"'{name}' takes {wanted} here")
+
+    def number(self, x, walk: bool = True):
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_NUMBERS or kind == "players":
+            self.checker.error("S020", f"a number is needed here, but this is {article(kind)}", x.span)
+
+    def condition(self, x, walk: bool = True):
+        """A condition (of ``if``, ``while``, ``require``, ``every`` ...): true or false."""
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_CONDITIONS:
+            words = source_words(x, "it")
+            hint = {"number": f"compare it: {words} > 0",
+                    "player": f"to ask whether there is one: {words} is not none",
+                    "card": f"to ask whether there is one: {words} is not none",
+                    "text": f"compare it: {words} == \"...\""}.get(kind, f"to ask whether it holds any: "
+                                                                     f"size({words}) > 0")
+            self.checker.error("S026", f"true or false is needed here, but this is {article(kind)}", x.span,
+                               hint=hint)
+
+    def compared(self, x: A.Binary):
+        """``a == b`` / ``a != b``: values of different kinds are never equal, whatever they hold."""
+        left, right = self.type_of(x.left), self.type_of(x.right)
+        a, b = COMPARED_AS.get(left), COMPARED_AS.get(right)
+        if a is None or b is None or a == b:
+            return
+        always = f"'{x.op}' is always {'false' if x.op == '==' else 'true'} here"
+        if {a, b} == {"player", "text"}:
+            hint = f"compare a player's name (p.name == \"ann\"): {always}"
+        elif {a, b} == {"card", "text"}:
+            hint = f"compare a card's title (c.title == \"A Noble Cause\"): {always}"
+        elif {a, b} == {"zone", "list"}:
+            hint = self.zone_and_list(x, always)
+        elif "zone" in (a, b) or "list" in (a, b):
+            hint = f"to ask whether a list holds it, write 'x in xs': {always}"
+        else:
+            hint = f"they are never equal: {always}"
+        self.checker.error("S027", f"cannot compare {article(left)} with {article(right)}", x.span, hint=hint)
+
+    def zone_and_list(self, x: A.Binary, always: str) -> str:
+        """The help for ``p.hand == []``: a zone is never equal to a list; its cards may be."""
+        zone, other = (x.left, x.right) if self.type_of(x.left) == "zone" else (x.right, x.left)
+        if self.type_of(other) == "players":
+            return f"a zone holds cards, never players: {always}"
+        words = source_words(zone, "z")
+        if isinstance(other, A.ListExpr) and not other.items:
+            better = f"size({words}) {x.op} 0"
+        else:
+            other_words = source_words(other, "xs")
+            if not isinstance(other, (A.Name, A.Attr, A.Call, A.Index, A.ListExpr)):
+                other_words = f"({other_words})"          # a quantifier's condition runs to the end
+            better = f"cards({words}) {x.op} {other_words}"
+        return f"compare its cards ({better}): {always}, as a zone is never a list"
+
+    def items(self, x, walk: bool = True):
+        """A list to go through (``for each``, ``every``, ``those`` ...): a list, a zone, or a single
+        player or card (read as a list of one)."""
+        if walk:
+            self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_ITEMS:
+            self.checker.error("S024", f"a list or a zone is needed here, but this is {article(kind)}", x.span,
+                               hint="the items gone through are a list's, a zone's cards, or a single player "
+                                    "or card")
+
+    def cards(self, x, what: str):
+        """Cards to reveal, conceal or initiate: a card, a list of cards or a zone."""
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_CARDS:
+            self.checker.error("S025", f"a card is needed here, but this is {article(kind)}", x.span,
+                               hint=f"'{what}' takes a card, a list of cards or a zone")
+        elif isinstance(x, A.ListExpr):        # each item of a written list a card
+            for item in x.items:
+                kind = self.type_of(item)
+                if kind in NOT_CARDS or kind in ("zone", "cards"):
+                    self.checker.error("S025", f"a card is needed here, but this is {article(kind)}", item.span,
+                                       hint=f"'{what}' takes a card, a list of cards or a zone")
+
+    def player(self, x):
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in {"number", "card", "zone", "cards", "text"}:
+            self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", x.span)
+
+    def players(self, x):
+        """Who wins or is eliminated: a player or a list of players (each item of a written list a
+        player)."""
+        self.expr(x)
+        for item in x.items if isinstance(x, A.ListExpr) else (x,):
+            kind = self.type_of(item)
+            if kind in {"number", "card", "zone", "cards", "text", "bool"}:
+                self.checker.error("S021", f"a player is needed here, but this is {article(kind)}", item.span)
+
+    def zone(self, x):
+        """Where cards go or are drawn from, or a pile to shuffle: a zone itself, not a list."""
+        self.expr(x)
+        kind = self.type_of(x)
+        if kind in NOT_ZONES:
+            hint = "" if kind not in ("list", "cards") else \
+                "a list, even of a zone's cards (those c in p.hand: ..., cards(p.hand)), is not the zone: name the " \
+                "zone itself, such as p.hand or zone-of(c)"
+            self.checker.error("S023", f"a zone is needed here, but this is {article(kind)}", x.span, hint=hint)
+
+    def target(self, x):
+        """Something a statement may change: a counter, supply, role, flag or a card's attribute."""
+        self.expr(x)
+        if isinstance(x, A.Name):
+            if x.name in self.names and self.names[x.name] != "any":
+                self.checker.error("S066", f"'{x.name}' is a name given in this procedure, not part of the "
+                                   "game state", x.span)
+            return
+        if isinstance(x, A.Attr):
+            if x.name in CARD_OWN and self.type_of(x.subject) == "card":
+                self.checker.error("S072", f"a card's {x.name} is its own ({CARD_OWN[x.name]}) and cannot be "
+                                   "changed", x.span)
+                return
+            f = self.checker.game.fields.get(x.name)
+            if f is not None and f.scope == "player" and f.kind in ("zone", "row") and \
+                    self.type_of(x.subject) == "player":
+                self.checker.error("S071", f"a player's {x.name} is {article(f.kind)}: it holds cards, and only a "
+                                   "counter, supply, role, flag or attribute can be changed", x.span)
+            return
+        self.checker.error("S067", "only a counter, supply, role, flag or attribute can be changed", x.span)
+
+    def modifiable(self, x):
+        self.expr(x)
+        if not isinstance(x, (A.Call, A.Name, A.Attr)):
+            self.checker.error("S068", "a modifier applies to a value, a counter or an attribute", x.span)
+
+
+def field_type(f: A.StateField) -> str:
+    return {"counter": "number", "supply": "number", "zone": "zone", "row": "zone", "role": "player",
+            "flag": "bool"}[f.kind]
+
+
+def _path_back(start: str, reads: dict) -> list:
+    """The shortest chain of values from ``start`` back to itself (``[a, b, a]``), or [] if none."""
+    seen, queue = {start}, [[start]]
+    while queue:
+        path = queue.pop(0)
+        for nxt in sorted(reads.get(path[-1], ())):
+            if nxt == start:
+                return path + [start]
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(path + [nxt])
+    return []
+
+
+def check(game: GameDef) -> list[Diagnostic]:
+    return Checker(game).run()

@@ -1,0 +1,698 @@
+"""The ``ludex`` command: argument parsing and output. Every pass's diagnostics are rendered here,
+in one place; a user's mistake never ends in a Python traceback.
+
+Exit codes: 0 ok, 1 failures found (scenarios, violations), 2 usage error, 3 errors in rules or
+scenario sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .check.checks import references_in, walk
+from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, read_source, render_all
+from .load import group_by_game, load_game, load_paths
+from .parse import ast as A
+from .parse.ast import NOWHERE
+from .parse.definition import default_count, format_problem
+from .parse.syntax import SOURCES, parse_rules, parse_scenarios
+from .resources import bundled_games, scenarios_dir
+
+EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_SOURCE = 0, 1, 2, 3
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"ludex: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+#: The largest number a rules or log file may write (18 digits, E003), so the largest seed.
+SEED_MOST = 10 ** 18 - 1
+
+
+def at_least(least: int, note: str = "", most: int = SEED_MOST):
+    """An argument type: a whole number of at least ``least`` (``note`` says what the least means) and
+    at most ``most`` (18 digits: as a rules or log file may write it); anything else is a usage error,
+    never a silent fall-back to a default."""
+    def parse(value: str) -> int:
+        # as a rules or log file writes a number: ASCII digits only (int() would also take ' 5', '5_0'
+        # and other scripts' digits, which a log could then not write back)
+        digits = value[1:] if value.startswith("-") else value
+        number = int(value) if 0 < len(digits) <= 40 and digits.isascii() and digits.isdigit() else None
+        if number is None:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not '{value[:40]}'")
+        if number < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}{note}, not {number}")
+        if number > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}, not {number}")
+        return number
+    return parse
+
+
+def writable_file(value: str) -> Path:
+    """An argument type: a file that can be written (made, or overwritten), checked before any work
+    is done, so that a game is not played only to find its log cannot be kept."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("expected the name of a file to write")
+    path = Path(value)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {value}: there is no folder {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {value}: permission denied")
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="ludex", description="Run and check transcribed game rules.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    p = sub.add_parser("check", help="parse and check every bundled game (or the games or files given)")
+    p.add_argument("paths", nargs="*", type=Path, metavar="GAME|PATH",
+                   help="bundled games by name (their scenarios run), or rules files or folders (checked, "
+                        "no scenarios run); default: every bundled game")
+    p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
+    p.set_defaults(run=cmd_check)
+    p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
+    p.add_argument("paths", nargs="+", type=Path,
+                   help="rules (.ludex) and scenario (.scenario) files, or folders: their rules files and, "
+                        "in sub-folders too, their scenario files")
+    either = p.add_mutually_exclusive_group()
+    either.add_argument("--check", action="store_true", help="exit 1 if a file is not in canonical form")
+    either.add_argument("--write", action="store_true", help="rewrite the files in place")
+    p.set_defaults(run=cmd_fmt)
+    p = sub.add_parser("run", help="play a whole game and print its cited trace")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("--seed", type=at_least(0), default=1, help="the random seed (the same seed gives the same trace)")
+    p.add_argument("--players", type=at_least(1), default=None, metavar="N",
+                   help="how many players (default: the fewest allowed)")
+    p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
+    p.add_argument("--json", action="store_true", help="print the trace as JSON")
+    p.add_argument("--interactive", action="store_true", help="decide for one seat at the terminal")
+    p.add_argument("--seat", type=at_least(1), default=None, metavar="N",
+                   help="only with --interactive: the seat you play (default 1)")
+    p.add_argument("--log", type=writable_file, default=None, metavar="FILE",
+                   help="write the game's log (every decision, random outcomes as force lines) for check-log")
+    p.add_argument("--max-rounds", type=at_least(1), default=None, metavar="N",
+                   help="stop the game with an error if it has not ended after N rounds (as simulate does)")
+    p.add_argument("--max-steps", type=at_least(1), default=None, metavar="N", help="the engine's step budget")
+    p.set_defaults(run=cmd_run)
+    p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
+    p.add_argument("game")
+    p.add_argument("rule")
+    p.set_defaults(run=cmd_explain)
+    p = sub.add_parser("check-log", help="replay a game log against the rules; report what they refuse")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("log", type=Path, help="the log: a set-up, then plays, decisions and force lines")
+    p.add_argument("--all", action="store_true", dest="all_violations",
+                   help="report every violation reachable by skipping each refused entry")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=cmd_check_log)
+    p = sub.add_parser("simulate", help="play many games with random agents; report problems with their seeds")
+    p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
+    p.add_argument("--games", type=at_least(1), default=100, metavar="N", help="how many games (default 100)")
+    p.add_argument("--seed", type=at_least(0), default=1, help="the first seed; game i plays seed S+i (default 1)")
+    p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=1, metavar="J",
+                   help="processes to use; --jobs alone (or --jobs 0) uses every core")
+    p.add_argument("--players", type=at_least(1), default=None, metavar="N",
+                   help="how many players (default: the fewest allowed)")
+    p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
+    p.add_argument("--max-rounds", type=at_least(1), default=None, metavar="N",
+                   help="a game not over after N rounds is reported (default 100)")
+    p.add_argument("--max-steps", type=at_least(1), default=None, metavar="N",
+                   help="the engine's step budget per game (default: the engine's own)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=cmd_simulate)
+    p = sub.add_parser("site", help="build or serve the rules site (needs the 'site' extra)")
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .site import add_arguments as _site_arguments
+    _site_arguments(p)
+    p.set_defaults(run=cmd_site)
+    for command in sub.choices.values():
+        # a command's own usage error, for what only the command can judge (as argparse prints it)
+        command.set_defaults(usage_error=command.error)
+    return parser
+
+
+class Output:
+    """Standard output or error as a command writes it. If the reader leaves early (``ludex check-log
+    ... | head -1``), or the output cannot be written (a full disk), what is still written goes nowhere
+    and the command finishes: it exits with its own verdict (a failed check still exits 1), not with
+    whatever was being printed when the pipe closed. ``lost``: why the output could not be written,
+    if it was not a reader leaving."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.lost = ""
+
+    def write(self, text):
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            self.drop(exc)
+            return len(text)
+
+    def flush(self):
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            self.drop(exc)
+
+    def drop(self, exc: OSError):
+        if not isinstance(exc, BrokenPipeError) and not self.lost:
+            self.lost = exc.strerror or str(exc)
+        nowhere = os.open(os.devnull, os.O_WRONLY)     # (the unwritten buffer, too, is flushed there)
+        os.dup2(nowhere, self.stream.fileno())
+        os.close(nowhere)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_USAGE
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Output(out), Output(err)
+    try:
+        code = _run(args)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if sys.stdout.lost:
+            print(f"ludex: error: cannot write the output: {sys.stdout.lost}", file=sys.stderr)
+            code = code or EXIT_USAGE
+        return code
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(args) -> int:
+    try:
+        return args.run(args)
+    except LudexError as exc:
+        print(render_all(exc.diagnostics), file=sys.stderr)
+        return exc.exit_code
+    except (EOFError, KeyboardInterrupt):
+        print("\nludex: stopped before the game ended", file=sys.stderr)
+        return EXIT_FAILURES
+
+
+def _games_for(args) -> list:
+    """The games ``check`` checks, each with whether its scenarios run: every bundled game with no
+    PATHs; a bundled game's name (``ludex check agot``, not a file or folder here) names that game,
+    scenarios included; a rules file or folder is checked without running scenarios."""
+    if args.paths:
+        bundled = bundled_games()
+        named = [p for p in args.paths if not p.exists() and str(p) in bundled]
+        missing = [p for p in args.paths if not p.exists() and p not in named]
+        if missing:
+            print(f"ludex: error: no such file or folder: {missing[0]} (bundled games: {', '.join(bundled)})",
+                  file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        paths = [p for p in args.paths if p not in named]
+        scenarios = [p for p in paths if p.suffix == ".scenario"]
+        if scenarios:
+            print(f"ludex: error: {scenarios[0]} is a scenario file: run it with 'pytest {scenarios[0]}'; "
+                  "'ludex check GAME' runs a bundled game's scenarios", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        logs = [p for p in paths if p.suffix == ".log" and not p.is_dir()]
+        if logs:
+            print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
+                  file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        empty = [p for p in paths if p.is_dir() and not any(p.glob("*.ludex"))]
+        if empty:
+            also = (f"; the bundled game {empty[0].name} is named so from a folder where no file or folder "
+                    "has its name") if empty[0].name in bundled else ""
+            print(f"ludex: error: the folder {empty[0]} holds no rules files (*.ludex){also}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        keys = list(dict.fromkeys(str(p) for p in named))
+        groups = group_by_game(paths)
+        twice = [key for key in keys if key in groups]
+        if twice:
+            print(f"ludex: error: {twice[0]} is given twice: by its name (its rules and scenarios) and by "
+                  f"{groups[twice[0]][0]} (its rules alone)", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        return [(load_game(key), True) for key in keys] + \
+            [(load_paths(key, group), False) for key, group in groups.items()]
+    return [(load_game(key), True) for key in bundled_games()]
+
+
+def cmd_check(args) -> int:
+    selected = _games_for(args)
+    if not selected:
+        print("ludex: no games found", file=sys.stderr)
+        return EXIT_USAGE
+    diagnostics = [d for r, _ in selected for d in r.diagnostics]
+    reports = {}
+    failed_any = False
+    for r, with_scenarios in selected:
+        report = {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
+                  "errors": [_diag_json(d) for d in r.diagnostics]}
+        if r.ok and with_scenarios:
+            outcome = run_game_scenarios(r.game, scenarios_dir())
+            diagnostics += outcome["diagnostics"]
+            failed_any = failed_any or outcome["failed"] > 0
+            report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
+                          coverage=outcome["coverage"], failures=outcome["failures"])
+            report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
+            if outcome["diagnostics"]:      # a scenario file that does not check: its scenarios did not run
+                report["ok"] = False
+                report["unchecked_files"] = sorted({d.span.path for d in outcome["diagnostics"]})
+        reports[r.key] = report
+    if not args.paths:
+        # imported here, not at the top: only this command needs it, and every command starts faster
+        from .scenarios.runner import stray_scenarios
+        stray = stray_scenarios(scenarios_dir(), bundled_games())
+        diagnostics += stray
+        if stray:
+            reports["(no game)"] = {"ok": False, "rules": 0, "errors": [_diag_json(d) for d in stray]}
+    if args.json:
+        import json  # here, not on top: start-up time of every command
+        print(json.dumps({"games": reports}, indent=2))
+    else:
+        print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
+        for key, rep in reports.items():
+            if "scenarios" in rep:
+                cov = rep["coverage"]
+                unexercised = ", ".join(cov["unexercised"]) or "-"
+                unchecked = len(rep.get("unchecked_files", ()))
+                unrun = f"  ({unchecked} scenario file{'s do' if unchecked > 1 else ' does'} not check: " \
+                        "not run)" if unchecked else ""
+                print(f"{key:<10} {rep['rules']:>5} {rep['scenarios']['passed'] + rep['scenarios']['failed']:>10} "
+                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}{unrun}")
+            else:
+                status = "ok" if rep["ok"] else f"{len(rep['errors'])} error(s)"
+                print(f"{key:<10} {rep['rules']:>5}  {status}")
+        for key, rep in reports.items():
+            for failure in rep.get("failures", []):
+                print(f"\nFAILED {key}/{failure['id']}\n{failure['report']}", file=sys.stderr)
+        if diagnostics:
+            print(render_all(diagnostics), file=sys.stderr)
+    if diagnostics:
+        return EXIT_SOURCE
+    return EXIT_FAILURES if failed_any else EXIT_OK
+
+
+def run_game_scenarios(gamedef, folder: Path) -> dict:
+    """Run every scenario of a game; coverage is measured from what the runs exercised."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .scenarios.runner import load_scenarios, render_failure, run_scenario, scenario_files
+    passed = failed = 0
+    exercised: set = set()
+    failures, diagnostics = [], []
+    for path in scenario_files(folder, gamedef.key):
+        try:
+            parsed = load_scenarios(gamedef, path)
+        except LudexError as exc:
+            diagnostics += exc.diagnostics
+            continue
+        for scenario in parsed.scenarios:
+            result = run_scenario(gamedef, scenario)
+            exercised |= result.exercised
+            if result.passed:
+                passed += 1
+            else:
+                failed += 1
+                failures.append({"id": f"{path.name}::{scenario.title}", "status": result.status,
+                                 "report": render_failure(result)})
+    transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
+    unexercised = [rid for rid in transcribed if rid not in exercised]
+    percent = 100.0 * (len(transcribed) - len(unexercised)) / len(transcribed) if transcribed else 100.0
+    return {"passed": passed, "failed": failed, "failures": failures, "diagnostics": diagnostics,
+            "coverage": {"percent": round(percent, 1), "exercised": sorted(set(transcribed) - set(unexercised)),
+                         "unexercised": unexercised}}
+
+
+def _diag_json(d) -> dict:
+    return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
+            "message": d.message, "rule": d.rule, "kind": d.kind, "expected": d.expected, "hint": d.hint}
+
+
+def load_one(game: str):
+    """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
+    path = Path(game)
+    if path.suffix in (".log", ".scenario") and not path.is_dir():
+        what = ("a game log: replay it with 'ludex check-log GAME " if path.suffix == ".log" else
+                "a scenario file: run it with 'pytest ") + f"{path}'"
+        print(f"ludex: error: {path} is {what}; the game is a bundled game's name or its rules (.ludex)",
+              file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+    if path.suffix == ".ludex" or path.exists():
+        if not path.exists():
+            print(f"ludex: error: no such file: {path}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        groups = group_by_game([path])
+        if len(groups) != 1:
+            # a folder holds the files of one game, or the command would have to pick one itself
+            found = (f"the rules of several games ({', '.join(groups)}): give a folder of one game's files"
+                     if groups else "no rules files (*.ludex)")
+            print(f"ludex: error: the folder {path} holds {found}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        [(key, paths)] = groups.items()
+        loaded = load_paths(key, paths)
+    else:
+        if game not in bundled_games():
+            import difflib
+            close = difflib.get_close_matches(game, bundled_games(), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            print(f"ludex: error: no bundled game '{game}'{hint}; games: {', '.join(bundled_games())}",
+                  file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        loaded = load_game(game)
+    if not loaded.ok:
+        raise SourceError(loaded.diagnostics)
+    return loaded.game
+
+
+def show_boards(game, out) -> None:
+    """Draw each board with the cards that stand on it: a card in a public zone whose attribute holds
+    one of the board's spaces is drawn there by the first letters of its title."""
+    for name, board in game.boards.items():
+        spaces = set(board.spaces)
+        pieces = {}
+        for zone in game.state.all_zones():
+            if zone.hidden:
+                continue
+            for card in zone.cards:
+                for attr, value in card.attrs.items():
+                    if (card.type, attr) in game.hidden_attributes:
+                        continue
+                    if isinstance(value, str) and value in spaces:
+                        pieces[value] = card.title.replace(" ", "")[:3]
+        print(f"\n{name}:\n{board.picture(pieces)}", file=out)
+
+
+def table_problem(gamedef, players, format) -> str:
+    """What is wrong with a player count or a format asked for on the command line ("" if nothing);
+    ``players`` None: as many as the format (or the game) has at fewest."""
+    header = gamedef.header
+    if players and header and not header.min_players <= players <= header.max_players:
+        return f"{gamedef.key} is for {header.min_players} to {header.max_players} players"
+    return format_problem(header, format, players or default_count(header, format))
+
+
+def cmd_run(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .engine.agents import InteractiveAgent, RandomAgent
+    from .engine.game import Game, Violation
+    from .engine.trace import format_event
+    if args.seat is not None and not args.interactive:
+        args.usage_error("argument --seat: only with --interactive")
+    gamedef = load_one(args.game)
+    header = gamedef.header
+    count = args.players or default_count(header, args.format)
+    problem = table_problem(gamedef, count, args.format)
+    if problem:
+        print(f"ludex: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    names = [f"p{i + 1}" for i in range(count)]
+    random_agent = RandomAgent(args.seed)
+    agent = random_agent
+    if args.interactive:
+        person = InteractiveAgent(show=show_boards)
+        seat = args.seat or 1
+        if not 1 <= seat <= count:
+            print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
+            return EXIT_USAGE
+        mine = names[seat - 1]
+        agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == mine \
+            else random_agent(game, d)
+    recorder = None
+    if args.log:
+        # imported here, not at the top: only this command needs it, and every command starts faster
+        from .compliance.core import LogRecorder
+        extra = (f" --players {args.players}" if args.players else "") + (f" --format {args.format}" if args.format else "")
+        from shlex import quote
+        recorder = agent = LogRecorder(agent, gamedef, names, args.seed, args.format,
+                                       command=f"ludex run {quote(args.game)} --seed {args.seed}{extra} "
+                                               f"--log {quote(str(args.log))}",
+                                       rules=quote(args.game))
+    budget = {"step_budget": args.max_steps} if args.max_steps else {}
+    game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
+    if not args.json:
+        game.listen(lambda e: print(format_event(e)))
+    if recorder or args.max_rounds is not None:
+        # imported here, not at the top: only this command needs it, and every command starts faster
+        from .compliance.core import Watch
+        Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)
+    kept = True
+    try:
+        game.run()
+    except Violation as refused:        # a play the agent was offered as legal (simulate says R004)
+        raise RuntimeRuleError([Diagnostic("runtime", "R004", f"a legal play was refused by rule {refused.rule}: "
+                                           f"{refused.message}", refused.span or NOWHERE, rule=refused.rule)]) from None
+    finally:
+        if recorder:
+            kept = _write_log(args.log, recorder.text())
+    if args.json:
+        import json
+        print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
+                          "winners": [p.name for p in game.winners or []],
+                          "trace": [e.as_json() for e in game.trace]}, indent=1))
+    else:
+        winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
+        print(f"game over after {len(game.trace)} events: {winners}")
+    return EXIT_OK if kept else EXIT_USAGE
+
+
+def _write_log(path: Path, text: str) -> bool:
+    """Write a game's log; False, with a message, if it cannot be (--log was checked before the game,
+    but the disk can fill or the folder go)."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"ludex: error: cannot write the log to {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def cmd_check_log(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .compliance.core import LogReport, check_log, load_log, render_report
+    gamedef = load_one(args.game)
+    if not args.log.is_file():
+        print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        log = load_log(gamedef, args.log)
+    except LudexError as exc:
+        if not args.json:
+            raise
+        # the report's shape, nothing replayed, the log's errors (L001-L009, E...) under "errors"
+        import json
+        print(json.dumps(dict(LogReport(str(args.log), gamedef.key).as_json(), ok=False,
+                              errors=[_diag_json(d) for d in exc.diagnostics]), indent=2))
+        return exc.exit_code
+    report = check_log(gamedef, log, args.all_violations)
+    if args.json:
+        import json
+        print(json.dumps(dict(report.as_json(), errors=[]), indent=2))
+    else:
+        print(render_report(gamedef, report))
+    return EXIT_OK if report.ok else EXIT_FAILURES
+
+
+def cmd_simulate(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .compliance.core import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
+    if args.seed + args.games - 1 > SEED_MOST:          # game i plays seed S+i: each must be a seed
+        args.usage_error(f"argument --seed: {args.games} games from seed {args.seed} go past the last seed, "
+                         f"{SEED_MOST}")
+    gamedef = load_one(args.game)
+    problem = table_problem(gamedef, args.players, args.format)
+    if problem:
+        print(f"ludex: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    load_for_simulation(args.game)
+    summary = simulate(args.game, args.games, seed=args.seed, jobs=args.jobs, players=args.players,
+                       fmt=args.format, max_rounds=args.max_rounds if args.max_rounds is not None else DEFAULT_MAX_ROUNDS,
+                       max_steps=args.max_steps, progress=progress_bar())
+    import json
+    print(json.dumps(summary, indent=1) if args.json else render_simulation(summary))
+    return EXIT_FAILURES if summary["problems"] else EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    import difflib
+
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .scenarios.runner import load_scenarios, run_scenario, scenario_files
+    gamedef = load_one(args.game)
+    rule = gamedef.rules.get(args.rule)
+    if rule is None:
+        close = difflib.get_close_matches(args.rule, list(gamedef.rules), n=5, cutoff=0.3)
+        print(f"ludex: error: {gamedef.key} has no rule {args.rule}"
+              + (f"; nearest: {', '.join(close)}" if close else ""), file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{rule.id} {rule.title}" + ("  (outside the transcribed source)" if rule.outside else ""))
+    print("=" * min(80, len(rule.id) + len(rule.title) + 1))
+    for doc in rule.docs:
+        label = {"text": "", "note": "Note: ", "example": "Example: "}[doc.kind]
+        print(f"\n{label}{doc.text}")
+    for rid, erratum, _ in gamedef.errata:
+        if rid == rule.id:
+            src = gamedef.source(erratum.source)
+            name = src.title if src else erratum.source
+            print(f"\nErratum ({name} v{erratum.version}): \"{erratum.old}\" should read \"{erratum.new}\"")
+    start, end = rule.span.line, rule.span.end_line
+    print("\nTranscription:")
+    for n in range(start, end + 1):
+        line = SOURCES.line(rule.span.path, n)
+        if line is not None:
+            print(f"  {n:4d} | {line}")
+    refs = sorted({ref for d in rule.docs for ref, _ in references_in(d.text)} |
+                  {s.target for s in walk(rule.body) if isinstance(s, (A.Goto, A.Run))} |
+                  {s.cite for a in rule.actions for s in walk(a.body) if isinstance(s, A.Require)} - {rule.id})
+    if refs:
+        print("\nRefers to: " + ", ".join(f"{r} {gamedef.rules[r].title}" if r in gamedef.rules else r for r in refs))
+    print("\nScenarios that exercise it:")
+    found = 0
+    for path in scenario_files(scenarios_dir(), gamedef.key):
+        try:
+            parsed = load_scenarios(gamedef, path)
+        except LudexError:
+            continue
+        for scenario in parsed.scenarios:
+            result = run_scenario(gamedef, scenario)
+            if rule.id in result.exercised:
+                found += 1
+                print(f"  [{result.status}] {path.name}:{scenario.span.line} {scenario.title}")
+    if not found:
+        print("  none yet")
+    return EXIT_OK
+
+
+def cmd_site(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .site import command
+    return command(args)
+
+
+def cmd_fmt(args) -> int:
+    changed, unsafe, unwritten, errors = 0, 0, 0, []
+    paths = []
+    for path in args.paths:
+        if not path.exists():
+            print(f"ludex: error: no such file: {path}", file=sys.stderr)
+            return EXIT_USAGE
+        if path.suffix == ".log" and not path.is_dir():
+            print(f"ludex: error: {path} is a game log file: 'ludex fmt' formats rules and scenario files "
+                  "(.ludex, .scenario)", file=sys.stderr)
+            return EXIT_USAGE
+        found = fmt_files(path) if path.is_dir() else [path]
+        if not found:
+            print(f"ludex: error: {path} holds no rules or scenario files (.ludex, .scenario) to format",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        paths += found
+    for path in paths:
+        scenario = path.suffix == ".scenario"
+        try:
+            text = read_source(path)        # a byte-order mark is not part of the form: it is kept
+            pretty = _formatted(text, str(path), scenario)
+        except SourceError as exc:          # reported with the others'; the other files are formatted
+            errors += exc.diagnostics
+            continue
+        except OSError as exc:
+            print(f"ludex: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            unwritten += 1
+            continue
+        says_the_same = _says_the_same_scenarios if scenario else _says_the_same
+        if pretty != text and not says_the_same(text, pretty, str(path)):
+            what = "scenarios" if scenario else "rules"
+            print(f"ludex: error: formatting {path} would change what its {what} say (a fault in ludex fmt, "
+                  "please report it): the file is left as it is", file=sys.stderr)
+            unsafe += 1
+            continue
+        if args.check:
+            if pretty != text:
+                print(f"{path}: not in canonical form", file=sys.stderr)
+                changed += 1
+        elif args.write:
+            if pretty != text:
+                try:
+                    mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
+                    _replace(path, mark + pretty)
+                except OSError as exc:
+                    print(f"ludex: error: cannot write {path}: {exc.strerror or exc}; it is left as it is",
+                          file=sys.stderr)
+                    unwritten += 1
+        else:
+            sys.stdout.write(pretty)
+    if errors:
+        print(render_all(errors), file=sys.stderr)
+        return EXIT_SOURCE
+    if unwritten:
+        return EXIT_USAGE
+    return EXIT_FAILURES if changed or unsafe else EXIT_OK
+
+
+def fmt_files(folder: Path) -> list:
+    """The files ``ludex fmt`` formats in a folder, found as the rest of ludex finds them: its rules
+    files (``*.ludex``, not in sub-folders: a game's rules sit side by side, as ``ludex check FOLDER``
+    takes them), then its scenario files at any depth (``*.scenario``, as a game's scenarios are found
+    under ``scenarios/<game>/``; so ``ludex fmt scenarios/`` formats every game's)."""
+    return sorted(folder.glob("*.ludex")) + sorted(folder.rglob("*.scenario"))
+
+
+def _formatted(text: str, path: str, scenario: bool) -> str:
+    """The canonical form of a rules file's text, or of a scenario file's."""
+    if scenario:
+        # imported here, not at the top: only this command needs it, and every command starts faster
+        from .fmt.scenarios import format_scenario_source
+        return format_scenario_source(text, path)
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .fmt.rules import format_source
+    return format_source(text, path)
+
+
+def _says_the_same(text: str, pretty: str, path: str) -> bool:
+    """Whether the formatted text parses to the same rules as the text, the header's parts given twice
+    included (a check on the formatter before its output replaces or stands for a user's file)."""
+    try:
+        before, after = parse_rules(text, path), parse_rules(pretty, path)
+    except SourceError:
+        return False
+
+    def twice(module):
+        return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.Game)]
+    return before == after and twice(before) == twice(after)
+
+
+def _says_the_same_scenarios(text: str, pretty: str, path: str) -> bool:
+    """Whether the formatted text parses to the same scenarios as the text (the same check, for a
+    scenario file: its nodes compared without their spans, see ``same_scenarios``)."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .fmt.scenarios import same_scenarios
+    try:
+        return same_scenarios(parse_scenarios(text, path), parse_scenarios(pretty, path))
+    except SourceError:
+        return False
+
+
+def _replace(path: Path, text: str):
+    """Write ``text`` to ``path`` whole or not at all: to a new file beside it, then moved over it.
+    ``OSError`` (a folder or a file that cannot be written) is the caller's to report."""
+    import tempfile
+    handle, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".ludex-fmt", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(spare, path)
+    except BaseException:
+        os.unlink(spare)
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

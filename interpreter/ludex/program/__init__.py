@@ -1,0 +1,8 @@
+"""Program: a checked ``GameDef`` in, the game's rules as Python functions out, compiled once per
+definition and shared by every game of it played.
+
+    compiler.py     the compiler: statements and expressions -> functions
+    expressions.py  expressions, named values, legal plays and state checks written as Python source
+    statements.py   blocks of statements written as Python source
+    reads.py        what a state check's condition reads, so it is polled only when that may change
+"""

@@ -1,0 +1,252 @@
+"""The records the engine and its compiled rules share: signals that end or redirect a procedure
+(``GameOver``, ``Goto``, ``SkipStep``), a trace event, a play, a decision asked of a player, a refused
+play (``Violation``), a modifier in force, and the frame a procedure runs in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..parse import ast as A
+from .state import Player, words
+
+
+class GameOver(Exception):
+    def __init__(self, winners):
+        self.winners = winners
+
+
+class Goto(Exception):
+    """``return to`` / ``proceed to`` a step (``word``), made by ``rule`` at ``span``: the sequence of
+    steps that holds the target goes on there (``Game.run_sequence``)."""
+
+    def __init__(self, target: str, span: A.Span, rule: str = "", word: str = "return"):
+        self.target = target
+        self.span = span
+        self.rule = rule
+        self.word = word
+
+    def __str__(self) -> str:
+        where = f"rule {self.rule}" if self.rule else "the flow"
+        return f"'{self.word} to {self.target}' in {where}: step {self.target} is not a step of " \
+               "a sequence running here (a step returns or proceeds to a step beside it)"
+
+
+class SkipStep(Exception):
+    """``skip this step``, made by ``rule`` at ``span``: the step running (``Game.run_rule``) ends."""
+
+    def __init__(self, rule: str = "", span: A.Span = A.NOWHERE):
+        self.rule = rule
+        self.span = span
+
+    def __str__(self) -> str:
+        where = f"rule {self.rule}" if self.rule else "the flow"
+        return f"'skip this step' in {where}: no step of the procedure is running here to skip"
+
+
+@dataclass(slots=True)
+class TraceEvent:
+    """One line of the trace: what happened, which rule made it happen, who acted."""
+
+    seq: int
+    rule: str
+    kind: str
+    text: str
+    player: str = ""
+    data: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
+                "text": self.text, "data": self.data}
+
+
+class Play:
+    """A play a player may make: an action with its arguments (or a pass)."""
+
+    __slots__ = ("action", "player", "args")
+
+    def __init__(self, action: str, player: Player, args: tuple = ()):
+        self.action = action
+        self.player = player
+        self.args = args
+
+    def describe(self) -> str:
+        if self.action == "pass":
+            return "pass"
+        if not self.args:
+            return self.action
+        args = ", ".join(_words(a) for a in self.args)
+        return f"{self.action}({args})" if args else self.action
+
+    def __eq__(self, other):
+        return (isinstance(other, Play) and self.action == other.action and self.player is other.player
+                and self.args == other.args)
+
+    def __hash__(self):
+        return hash((self.action, id(self.player), tuple(id(a) for a in self.args)))
+
+    def __repr__(self):
+        return f"Play({self.action!r}, {self.player!r}, {self.args!r})"
+
+
+class BarePlay(Play):
+    """A ``Play`` made with nothing set, its ``action``, ``player`` and ``args`` then set in place by the
+    maker: a legal search offers its plays so. (``Play(...)`` calls ``__init__``, a Python function, from
+    C, which costs about as much again as making the object; this class's ``__init__`` is ``object``'s.)
+    Everything else treats it as the ``Play`` it is."""
+
+    __slots__ = ()
+    __init__ = object.__init__
+
+
+@dataclass(slots=True)
+class Decision:
+    """A question the rules ask a player: who decides, the options, the rule asking, hidden or not."""
+
+    player: Optional[Player]
+    kind: str                  # choose | number | order | may | play
+    options: list
+    rule: str
+    prompt: str = ""
+    hidden: bool = False
+    span: Optional[A.Span] = None
+
+    def describe_options(self) -> list[str]:
+        return [o.describe() if isinstance(o, Play) else _words(o) for o in self.options]
+
+
+@dataclass
+class Violation(Exception):
+    """A play the rules refuse: the rule it breaks, the rules' own words, the play, and the state it was
+    tried in (``State.snapshot()``, taken when the engine refuses it: nothing of the play applied)."""
+
+    rule: str
+    message: str
+    play: Optional[Play] = None
+    span: Optional[A.Span] = None
+    state: Optional[dict] = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"refused by rule {self.rule}: {self.message}"
+
+
+_words = words
+
+
+def _name(who):
+    """``who`` as an f-string writes it: a player's name read in place (``str`` of a player)."""
+    return who.name if type(who) is Player else who
+
+
+def acting(who) -> str:
+    """The acting player as the trace names it: a player's (or a card owner's) name, or "" for nobody."""
+    return who.name if type(who) is Player else (who or "")
+
+
+# -- the words of the frequent trace events, made when the trace is read
+#
+# A move, set, change (increase, decrease), transfer, named event or card revealed records as its event's
+# text not its words but a tuple ``(how, *values)`` (``Game.events``): the values its words are made of,
+# taken when the event is recorded, and the name of the function in ``WORDS`` that makes the words of
+# them, the words the event would have been recorded with, when the trace is read (``Game.trace``).
+#
+# Each value taken does not change afterwards: text, a number, a truth value, none, a player (its name),
+# a card (its title), a zone (its name); a list, which may be a zone's own cards, is put in words when
+# taken (``words`` gives those words back unchanged: ``kept``). What a hidden card or attribute keeps from
+# the trace is decided when the event is recorded. Python's cyclic garbage collector stops looking at a
+# tuple of text, numbers and none (as at the words it stands for), but looks through one holding a
+# function, a player or a card at each of its collections for as long as the game lasts: so the function
+# is named, and a zone is taken by its name and an owner by the player's.
+
+def kept(values: tuple) -> tuple:
+    """Values to put in words later, each list among them in words now (a zone's cards change)."""
+    return tuple(words(v) if type(v) is list else v for v in values)
+
+
+def held(who: str, name: str) -> str:
+    """How the trace names a counter, supply, role, flag or attribute of the holder named ``who``:
+    ``treasury`` for the game's (whose ``who`` is its name), ``ann's gold`` for a player's or a card's."""
+    return name if who == name else f"{who}'s {name}"
+
+
+def move_words(shown: str, source: Optional[str], zone: str) -> str:
+    """``Arya Stark moves from ann.hand to ann.play``: the zones by name (``Zone.label``); ``shown`` is
+    ``a card`` between hidden zones; ``source`` is none for a card that was in no zone."""
+    return f"{shown} moves from {source} to {zone}"
+
+
+def set_words(who: str, name: str, old, new) -> str:
+    """``ann's role: none -> leader``: a set (or clear) that changed a value."""
+    return f"{held(who, name)}: {words(old)} -> {words(new)}"
+
+
+def change_words(who: str, name: str, old, new) -> str:
+    """``ann's gold: 2 -> 5``: an increase or decrease."""
+    return f"{held(who, name)}: {old} -> {new}"
+
+
+def transfer_words(n, source_who: str, source: str, dest_who: str, dest: str, after) -> str:
+    """``2 from treasury to ann's gold (ann's gold now 5)``."""
+    to = held(dest_who, dest)
+    return f"{n} from {held(source_who, source)} to {to} ({to} now {after})"
+
+
+def named_words(name: str, values: tuple) -> str:
+    """``challenge-initiated(ann, military)``: a named event and its values."""
+    return f"{name}({', '.join(words(v) for v in values)})"
+
+
+def revealed_words(owner: Optional[str], title: str) -> str:
+    """``ann's Arya Stark is revealed``, or ``Arya Stark is revealed`` for a card no player owns."""
+    return f"{owner}'s {title} is revealed" if owner is not None else f"{title} is revealed"
+
+
+#: The functions making the words of an event recorded as ``(how, *values)``, by ``how``.
+WORDS = {"move": move_words, "set": set_words, "change": change_words, "transfer": transfer_words,
+         "named": named_words, "revealed": revealed_words}
+
+
+@dataclass
+class Modifier:
+    key: tuple
+    op: str
+    value: Any
+    rule: str
+    ends: tuple                 # (milestone kind, phase name or "")
+    pending_until_begin: bool = False
+    about: str = ""             # what it modifies, in the trace's words (``Eddard Stark's strength``)
+
+    @property
+    def target(self) -> str:
+        """The name modified: an attribute's (``("attr", who, name)``), a counter's or a value's."""
+        return self.key[2] if self.key[0] == "attr" else self.key[1]
+
+    def describe(self) -> str:
+        """What it does, as the trace words it: ``first-turn-player to bob``, ``income(ann) by 2``."""
+        return f"{self.about or self.target} {self.op} {_words(self.value)}"
+
+
+class Frame:
+    """The names visible while a procedure runs, the rule it runs for, ``this`` card, and the ``actor``:
+    the name of the player whose play or card ability is being carried out ("" while the game's own
+    procedure runs), whom the trace names as acting in each event recorded meanwhile."""
+
+    __slots__ = ("game", "vars", "rule", "this", "actor")
+
+    def __init__(self, game, vars: dict, rule: str, this=None, actor: str = ""):
+        self.game = game
+        self.vars = vars
+        self.rule = rule
+        self.this = this
+        self.actor = actor
+
+
+class BareFrame(Frame):
+    """A ``Frame`` made with nothing set, its five fields then set in place by the maker: the engine's
+    busiest frames are made so (a rule run, a legal search, a play made, a trigger, a state check).
+    (``Frame(...)`` calls ``__init__``, a Python function, from C, which costs about as much again as
+    making the object; this class's ``__init__`` is ``object``'s.) Everything else treats it as the
+    ``Frame`` it is."""
+
+    __slots__ = ()
+    __init__ = object.__init__

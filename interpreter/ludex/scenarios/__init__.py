@@ -1,0 +1,5 @@
+"""Scenarios: scenario files in, rulings checked out.
+
+    runner.py  a scenario run against its game: set-up, script, expectations met or not
+    plugin.py  the pytest plugin (entry point ``pytest11``) that collects ``*.scenario`` files
+"""
