@@ -53,7 +53,7 @@ def test_game_header_names_sources_versions_player_counts_and_formats():
       formats joust for 2 players melee for 3 to 8 players open
       excerpt ends after 4.2 "The transcribed pages stop at 4.2."
     }''')
-    assert game == A.Game(N, "agot", "A Game of Thrones: The Card Game, Second Edition",
+    assert game == A.GameHeader(N, "agot", "A Game of Thrones: The Card Game, Second Edition",
                           (A.Source(N, "main", "Rules Reference", "1.0", "Framework Event Details, pp. 26-27"),
                            A.Source(N, "faq", "Frequently Asked Questions", "1.0", "")),
                           2, 8, ("joust", "melee", "open"), (("joust", 2, 2), ("melee", 3, 8)), "4.2",
@@ -360,7 +360,7 @@ def test_board_keeps_its_drawing_line_by_line():
     assert board.name == "haddonfield"
     assert board.drawing.splitlines() == ["    A   B", "  +---+---+", "1 | .   . |", "  +---+---+",
                                           "mark . outdoor"]
-    assert only('board tiny "A"') == A.Board(N, "tiny", "A")
+    assert only('board tiny "A"') == A.BoardDrawing(N, "tiny", "A")
 
 
 def test_rows_of_places_with_ends_only_placement():

@@ -665,7 +665,7 @@ def _says_the_same(text: str, pretty: str, path: str) -> bool:
         return False
 
     def twice(module):
-        return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.Game)]
+        return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.GameHeader)]
     return before == after and twice(before) == twice(after)
 
 

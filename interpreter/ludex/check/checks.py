@@ -258,7 +258,7 @@ class Checker:
                            "contain those words", word_span(erratum.span, f'"{erratum.old}"', before=r"replaces\s+"))
         self.rule = ""
 
-    def check_header(self, header: A.Game):
+    def check_header(self, header: A.GameHeader):
         for part, span, first in header.given_twice:
             self.error("S083", f"the game gives its {part} twice", span, related=[Related(first, "first given here")],
                        hint="give it once: the last would silently win")
@@ -811,7 +811,7 @@ class Checker:
                 yield item.rule, "an action", item.body
             elif isinstance(item, A.Flow):
                 yield "", "the flow", item.body
-            elif isinstance(item, A.Card):
+            elif isinstance(item, A.CardDefinition):
                 for ability in item.abilities:
                     yield "", "a card's ability", ability.body
 

@@ -171,7 +171,7 @@ def _in_source_order(nodes) -> list:
 
 def items(node) -> list:
     """A rule's or a card's items in print order: their source order."""
-    if isinstance(node, A.Card):
+    if isinstance(node, A.CardDefinition):
         return _in_source_order(node.fields + node.abilities)
     return _in_source_order(node.docs + node.errata + node.actions + node.values + node.triggers
                             + node.checks + node.body)
@@ -183,11 +183,11 @@ def blocks(node):
     window's or a turn's menu parts in one."""
     if isinstance(node, A.Module):
         return [list(node.items)]
-    if isinstance(node, A.Game):
+    if isinstance(node, A.GameHeader):
         return [list(node.sources)]
     if isinstance(node, (A.State, A.CardType)):
         return [list(node.fields)]
-    if isinstance(node, (A.Card, A.Rule)):
+    if isinstance(node, (A.CardDefinition, A.Rule)):
         return [items(node)]
     if isinstance(node, A.Deck):
         return [[]]
@@ -302,7 +302,7 @@ class Printer:
         for index, which in ((0, "first"), (-1, "last")):
             comment = self.comments.take_trailing(node, which)
             # a line with a comment already, or one that ends inside a long string: it goes above
-            inside = index == 0 and len(lines) > 1 and (isinstance(node, (A.Doc, A.Board))
+            inside = index == 0 and len(lines) > 1 and (isinstance(node, (A.Doc, A.BoardDrawing))
                                                          or lines[0].count('"""') % 2 == 1)
             with_comment = None if inside else trailed(lines[index], comment)
             if comment and with_comment is None:
@@ -469,7 +469,7 @@ class Printer:
         return f"{mark(STATEMENT)}{self.string(node, text)}" if text or isinstance(text, _Forced) else ""
 
     # -- top-level items
-    def p_Game(self, g: A.Game, pad: str) -> list:
+    def p_GameHeader(self, g: A.GameHeader, pad: str) -> list:
         inner = pad + INDENT
         head = f"game {g.key} {self.string(g, g.title, True)}"
         if id(g) in self.parts:           # every line the source has, in its order
@@ -552,7 +552,7 @@ class Printer:
     def p_FieldDecl(self, f: A.FieldDecl, pad: str) -> list:
         return fit(pad, self.field_decl(f))
 
-    def p_Card(self, c: A.Card, pad: str) -> list:
+    def p_CardDefinition(self, c: A.CardDefinition, pad: str) -> list:
         """Fields side by side while they fit (printed from the source, only those it wrote on one
         line), abilities as blocks, in their source order."""
         # 'card TYPE copies N': a type may be named 'copies'
@@ -616,7 +616,7 @@ class Printer:
     def p_DeckEntry(self, e: DeckEntry, pad: str) -> list:
         return fit(pad, self.deck_entry(e))
 
-    def p_Board(self, b: A.Board, pad: str) -> list:
+    def p_BoardDrawing(self, b: A.BoardDrawing, pad: str) -> list:
         head = f"board {b.name} "
         literal = self.source.literal(b) if self.source else None
         if literal and syntax.unquote_lines(literal) == b.drawing:

@@ -113,7 +113,7 @@ def blocks(node):
         return [lines_of(node)]
     if isinstance(node, Part):
         return [list(node.value)] if node.kind == "setup" else None
-    if isinstance(node, (A.Step, A.Board)):
+    if isinstance(node, (A.Step, A.BoardDrawing)):
         return None
     return rule_blocks(node)
 

@@ -528,7 +528,7 @@ class Source:
 
 
 @node
-class Game:
+class GameHeader:
     """``game agot "A Game of Thrones ..." { ... }``: the header."""
     span: Span = field(compare=False, repr=False)
     key: str = ""
@@ -616,7 +616,7 @@ class CardField:
 
 
 @node
-class Card:
+class CardDefinition:
     """``card "A Noble Cause" plot x 2 { gold 5 ... }``."""
     span: Span = field(compare=False, repr=False)
     title: str = ""
@@ -643,7 +643,7 @@ class Deck:
 
 
 @node
-class Board:
+class BoardDrawing:
     """``board haddonfield "..."``: a grid drawn in text (the drawing format: ``interpreter/ludex/runtime/board.py``)."""
     span: Span = field(compare=False, repr=False)
     name: str = ""
@@ -783,7 +783,7 @@ class Scenario:
     format: str = ""
     setup: tuple = ()
     steps: tuple = ()
-    boards: tuple = ()            # Board: small boards drawn for this scenario, replacing the game's
+    boards: tuple = ()            # BoardDrawing: small boards drawn for this scenario, replacing the game's
 
 
 @node

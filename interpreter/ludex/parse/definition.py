@@ -14,7 +14,7 @@ from typing import Optional
 from . import ast as A
 
 
-def format_players(header: Optional[A.Game], fmt: str) -> Optional[tuple]:
+def format_players(header: Optional[A.GameHeader], fmt: str) -> Optional[tuple]:
     """``(fewest, most)`` players of a format, when the header gives them (``melee for 3 to 8 players``);
     None for a format open to any number the game is for."""
     for name, fewest, most in header.format_players if header else ():
@@ -23,7 +23,7 @@ def format_players(header: Optional[A.Game], fmt: str) -> Optional[tuple]:
     return None
 
 
-def default_format(header: Optional[A.Game], count: int) -> str:
+def default_format(header: Optional[A.GameHeader], count: int) -> str:
     """The format a game of ``count`` players is played in when none is asked for: the first the header
     names that is for that many players ("" for a game without formats; the first format, when none is)."""
     if header is None or not header.formats:
@@ -35,14 +35,14 @@ def default_format(header: Optional[A.Game], count: int) -> str:
     return header.formats[0]
 
 
-def default_count(header: Optional[A.Game], fmt: str = "") -> int:
+def default_count(header: Optional[A.GameHeader], fmt: str = "") -> int:
     """How many players a game is played with when no number is asked for: the fewest the format
     asked for allows, else the fewest the game allows."""
     players = format_players(header, fmt) if fmt else None
     return players[0] if players else header.min_players if header else 2
 
 
-def format_problem(header: Optional[A.Game], fmt: str, count: int) -> str:
+def format_problem(header: Optional[A.GameHeader], fmt: str, count: int) -> str:
     """What is wrong with playing format ``fmt`` (or the default one, for "") with ``count`` players, in
     words ("" if nothing): a format the game does not have, or one for another number of players."""
     if header is None:
@@ -65,7 +65,7 @@ class GameDef:
     """Everything one game declares, indexed by name. Built by ``assemble``; read by every pass."""
 
     key: str
-    header: Optional[A.Game] = None
+    header: Optional[A.GameHeader] = None
     modules: list = field(default_factory=list)
     fields: dict = field(default_factory=dict)          # name -> StateField
     card_types: dict = field(default_factory=dict)      # name -> CardType
@@ -142,7 +142,7 @@ def assemble(key: str, modules: list) -> GameDef:
 
     for module in modules:
         for item in module.items:
-            if isinstance(item, A.Game):
+            if isinstance(item, A.GameHeader):
                 if game.header is None:
                     game.header = item
                 else:
@@ -152,7 +152,7 @@ def assemble(key: str, modules: list) -> GameDef:
                     put(game.fields, "state entry", f.name, f)
             elif isinstance(item, A.CardType):
                 put(game.card_types, "card type", item.name, item)
-            elif isinstance(item, A.Card):
+            elif isinstance(item, A.CardDefinition):
                 put(game.cards, "card", item.title, item)
                 for ability in item.abilities:
                     if ability.event is not None:
@@ -162,7 +162,7 @@ def assemble(key: str, modules: list) -> GameDef:
                 put(game.dice, "dice", item.name, item)
             elif isinstance(item, A.Deck):
                 put(game.decks, "deck", item.name, item)
-            elif isinstance(item, A.Board):
+            elif isinstance(item, A.BoardDrawing):
                 put(game.boards, "board", item.name, item)
             elif isinstance(item, A.Rule):
                 put(game.rules, "rule", item.id, item)

@@ -831,7 +831,7 @@ class Builder:
                 format_players = tuple(item for item in f[1] if item[1] is not None)
             elif f[0] == "excerpt":
                 excerpt = f[1:4]
-        return A.Game(span, str(key), title, tuple(sources), low, high, formats, format_players, excerpt[0],
+        return A.GameHeader(span, str(key), title, tuple(sources), low, high, formats, format_players, excerpt[0],
                       excerpt[1], excerpt[2], tuple(twice))
 
     def t_source_decl(self, span, ch):
@@ -900,7 +900,7 @@ class Builder:
         title, type_, copies, *items = ch
         fields = tuple(i for i in items if isinstance(i, A.CardField))
         abilities = tuple(i for i in items if isinstance(i, A.Ability))
-        return A.Card(span, title, str(type_), self.number(copies) if copies is not None else 1, fields, abilities)
+        return A.CardDefinition(span, title, str(type_), self.number(copies) if copies is not None else 1, fields, abilities)
 
     def t_card_field(self, span, ch):
         return A.CardField(span, str(ch[0]), ch[1])
@@ -927,7 +927,7 @@ class Builder:
         return (self.number(ch[0]), ch[1])
 
     def t_board(self, span, ch):
-        return A.Board(span, str(ch[0]), unquote_lines(ch[1]))
+        return A.BoardDrawing(span, str(ch[0]), unquote_lines(ch[1]))
 
     # -- rules
     def t_outside(self, span, ch):
@@ -1244,7 +1244,7 @@ class ScenarioBuilder(Builder):
         given: dict = {}
         script, boards = [], []
         for step in steps:
-            if isinstance(step, A.Board):
+            if isinstance(step, A.BoardDrawing):
                 boards.append(step)
             elif isinstance(step, tuple) and step and step[0] in fields:
                 name, value, *where = step

@@ -64,7 +64,8 @@ class RulePage:
 
 
 @dataclass
-class Game:
+class SiteGame:
+    """A game as the site shows it: its loaded rules, rule pages, scenario files and runs."""
     key: str
     loaded: Loaded
     title: str = ""
@@ -126,17 +127,17 @@ def _runs_something(rule: A.Rule) -> bool:
 # ------------------------------------------------------------------ loading
 
 
-def collect(rules_dir: Path, scenarios_dir: Optional[Path], run_scenarios: bool = True) -> list[Game]:
+def collect(rules_dir: Path, scenarios_dir: Optional[Path], run_scenarios: bool = True) -> list[SiteGame]:
     keys = sorted({p.name.split(".", 1)[0] for p in Path(rules_dir).glob("*.ludex")})
     return [collect_game(key, rules_dir, scenarios_dir, run_scenarios) for key in keys]
 
 
-def collect_game(key: str, rules_dir: Path, scenarios_dir: Optional[Path], run_scenarios: bool = True) -> Game:
+def collect_game(key: str, rules_dir: Path, scenarios_dir: Optional[Path], run_scenarios: bool = True) -> SiteGame:
     try:
         loaded = load_game(key, Path(rules_dir))
     except LudexError as exc:               # pragma: no cover - load_game collects its diagnostics
         loaded = Loaded(key, [], None, list(exc.diagnostics))
-    game = Game(key, loaded)
+    game = SiteGame(key, loaded)
     gamedef = loaded.game
     game.title = gamedef.header.title if gamedef and gamedef.header else key
     if loaded.diagnostics:
@@ -158,7 +159,7 @@ def collect_game(key: str, rules_dir: Path, scenarios_dir: Optional[Path], run_s
     return game
 
 
-def _scenario_files(game: Game, folder: Path, run: bool) -> list[ScenarioFile]:
+def _scenario_files(game: SiteGame, folder: Path, run: bool) -> list[ScenarioFile]:
     files = []
     number = 0
     used_pages: set = set()

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from ..parse import ast as A
 from ..runtime.builtins import BUILTINS, CONSTANTS
-from .collect import Game
+from .collect import SiteGame
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, source_lines
 from .pages import display_path
@@ -28,7 +28,7 @@ _SCENARIO_LEXER = ScenarioLexer()
 
 @dataclasses.dataclass
 class Found:
-    game: Game
+    game: SiteGame
     rule: str                    # the rule it sits in ("" outside rules)
     path: str
     first: int
@@ -69,7 +69,7 @@ def _is(cls, test: Optional[Callable] = None):
 
 # (group, construct, predicate). The order is the guide's.
 RULE_CONSTRUCTS = [
-    ("Parts of a game file", "game header: sources, players, formats, excerpt", _is(A.Game)),
+    ("Parts of a game file", "game header: sources, players, formats, excerpt", _is(A.GameHeader)),
     ("Parts of a game file", "source", _is(A.Source)),
     ("Parts of a game file", "state schema", _is(A.State)),
     ("Parts of a game file", "counter (with bounds)", _is(A.StateField, lambda n: n.kind == "counter")),
@@ -81,13 +81,13 @@ RULE_CONSTRUCTS = [
     ("Parts of a game file", "role", _is(A.StateField, lambda n: n.kind == "role")),
     ("Parts of a game file", "flag", _is(A.StateField, lambda n: n.kind == "flag")),
     ("Parts of a game file", "card type", _is(A.CardType)),
-    ("Parts of a game file", "card", _is(A.Card)),
-    ("Parts of a game file", "card with copies", _is(A.Card, lambda n: n.copies != 1)),
+    ("Parts of a game file", "card", _is(A.CardDefinition)),
+    ("Parts of a game file", "card with copies", _is(A.CardDefinition, lambda n: n.copies != 1)),
     ("Parts of a game file", "ability run by initiate", _is(A.Ability, lambda n: n.event is None)),
     ("Parts of a game file", "ability with a timing (when ...)", _is(A.Ability, lambda n: n.event is not None)),
     ("Parts of a game file", "deck list", _is(A.Deck)),
     ("Parts of a game file", "dice", _is(A.Dice)),
-    ("Parts of a game file", "board", _is(A.Board)),
+    ("Parts of a game file", "board", _is(A.BoardDrawing)),
     ("Parts of a game file", "rule", _is(A.Rule, lambda n: not n.outside and n.body and n.docs)),
     ("Parts of a game file", "rule outside source", _is(A.Rule, lambda n: n.outside)),
     ("Parts of a game file", "text", _is(A.Doc, lambda n: n.kind == "text")),

@@ -67,7 +67,7 @@ class Linker:
     """Turns rule references into links, for one game, from one page."""
 
     def __init__(self, game, page: str):
-        self.game = game            # collect.Game
+        self.game = game            # collect.SiteGame
         self.page = page
 
     def rule_href(self, rid: str) -> Optional[str]:

@@ -13,7 +13,7 @@ import re
 from ..check.checks import references_in, walk
 from ..parse import ast as A
 from ..parse.definition import is_numbered
-from .collect import Game, Run, ScenarioFile, rule_label
+from .collect import SiteGame, Run, ScenarioFile, rule_label
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_lines
 
@@ -99,7 +99,7 @@ def _heading(level: int, text: str, anchor: str = "", classes: str = "") -> str:
 # ------------------------------------------------------------------ rule pages
 
 
-def rule_page(game: Game, page, referred_by: dict) -> str:
+def rule_page(game: SiteGame, page, referred_by: dict) -> str:
     depth = {rid: game.depth(rid) for rid in page.rules}
     top = min(depth.values())
     out = [front(page.title, boost=RULE_BOOST)]
@@ -113,7 +113,7 @@ def rule_page(game: Game, page, referred_by: dict) -> str:
     return "\n".join(out)
 
 
-def rule_section(game: Game, page: str, rid: str, level: int, referred_by: dict) -> str:
+def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: dict) -> str:
     g = game.game
     rule = g.rules[rid]
     link = Linker(game, page)
@@ -205,7 +205,7 @@ def referred_to(rule: A.Rule) -> list:
     return out
 
 
-def referred_by_map(game: Game) -> dict:
+def referred_by_map(game: SiteGame) -> dict:
     back: dict = {}
     if game.game:
         for rid, rule in game.game.rules.items():
@@ -214,7 +214,7 @@ def referred_by_map(game: Game) -> dict:
     return back
 
 
-def _rulings(game: Game, page: str, rid: str, runs: list) -> str:
+def _rulings(game: SiteGame, page: str, rid: str, runs: list) -> str:
     rule = game.game.rules[rid]
     exercising = {id(r) for r in runs}
     citing = [r for r in game.runs if rid in r.cites and id(r) not in exercising]
@@ -241,7 +241,7 @@ def _run_link(page: str, run: Run) -> str:
 # ------------------------------------------------------------------ scenario pages
 
 
-def scenario_page(game: Game, sf: ScenarioFile) -> str:
+def scenario_page(game: SiteGame, sf: ScenarioFile) -> str:
     link = Linker(game, sf.page)
     out = [front(f"Scenarios: {sf.name}", boost=SCENARIO_BOOST), _heading(1, f"Scenarios: {sf.name}")]
     passed = sum(1 for r in sf.runs if r.status == "passed")
@@ -265,7 +265,7 @@ def scenario_page(game: Game, sf: ScenarioFile) -> str:
     return "\n".join(out)
 
 
-def _scenario_parts(game: Game, sf: ScenarioFile, r: Run, link: Linker) -> list:
+def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker) -> list:
     sc = r.scenario
     parts = []
     meta = [_status(r.status), f'<span class="ludex-badge">S{r.number}</span>']
@@ -319,7 +319,7 @@ def _trace(r: Run, link: Linker) -> str:
 # ------------------------------------------------------------------ coverage
 
 
-def coverage_page(game: Game) -> str:
+def coverage_page(game: SiteGame) -> str:
     g = game.game
     page = game.coverage_page
     link = Linker(game, page)
@@ -386,7 +386,7 @@ def coverage_page(game: Game) -> str:
 # ------------------------------------------------------------------ game overview and home
 
 
-def game_index(game: Game) -> str:
+def game_index(game: SiteGame) -> str:
     g = game.game
     page = game.index_page
     link = Linker(game, page)
@@ -451,7 +451,7 @@ def game_index(game: Game) -> str:
         out.append(_block("<p>No scenarios yet.</p>"))
 
     decls = [item for m in g.modules for item in m.items
-             if isinstance(item, (A.Game, A.State, A.Flow))]
+             if isinstance(item, (A.GameHeader, A.State, A.Flow))]
     if decls:
         out.append(_heading(2, "Header, state and flow", "declarations"))
         blocks = []
