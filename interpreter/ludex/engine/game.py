@@ -75,10 +75,9 @@ class _Heard(list):
 class Game:
     """A game in play. ``agent(decision) -> option`` answers decisions."""
 
-    # Its attributes are slots: a game keeps more names than the 30 CPython keeps in a class's shared
-    # instance keys, past which each read and write of one is a dict lookup (about 4% of the
-    # instructions of a random game). The ``__dict__`` holds what a caller adds: the compliance checker
-    # wraps ``run_rule``, a test replaces a method.
+    # Its attributes are slots: a game keeps more names than CPython shares among a class's instances,
+    # past which each read is a dict lookup. The ``__dict__`` holds what a caller adds: the compliance
+    # checker wraps ``run_rule``, a test replaces a method.
     __slots__ = ('_bounds_checked_at', '_cards_checked_at', '_check_marks', '_in_play', '_in_play_at',
                  '_in_play_ranks', '_in_play_zones', '_invariants_at', '_loop_at', '_loop_found', '_polls',
                  '_remembered', '_remembered_at', '_titles_in_play', '_trace', '_watched', 'actions',
@@ -466,8 +465,7 @@ class Game:
             if body is None:
                 self.run_sequence(steps, frame)
                 return None
-            # (``Frame(self, {}, rule_id, None, actor)``, made in place: ``BareFrame``; a field a line, as
-            # a tuple assigned to five costs a third as much again)
+            # (``Frame(self, {}, rule_id, None, actor)``, made in place: ``BareFrame``)
             inner = BareFrame()
             inner.game = self
             inner.vars = {}
@@ -865,8 +863,7 @@ def _play_words(play: Play) -> tuple[str, dict]:
 
 
 def _unwritten(written: dict, names: tuple, since: int) -> bool:
-    """Whether none of ``names`` was written (``Game.written``) at or after version ``since``. (A loop:
-    ``max(map(...))`` over the two or three names a state check reads costs several times more.)"""
+    """Whether none of ``names`` was written (``Game.written``) at or after version ``since``."""
     get = written.get
     for name in names:
         if get(name, -1) >= since:

@@ -91,9 +91,7 @@ class Play:
 
 class BarePlay(Play):
     """A ``Play`` made with nothing set, its ``action``, ``player`` and ``args`` then set in place by the
-    maker: a legal search offers its plays so. (``Play(...)`` calls ``__init__``, a Python function, from
-    C, which costs about as much again as making the object; this class's ``__init__`` is ``object``'s.)
-    Everything else treats it as the ``Play`` it is."""
+    maker: a legal search offers its plays so, without calling a Python ``__init__``. Everything else treats it as the ``Play`` it is."""
 
     __slots__ = ()
     __init__ = object.__init__
@@ -243,10 +241,8 @@ class Frame:
 
 class BareFrame(Frame):
     """A ``Frame`` made with nothing set, its five fields then set in place by the maker: the engine's
-    busiest frames are made so (a rule run, a legal search, a play made, a trigger, a state check).
-    (``Frame(...)`` calls ``__init__``, a Python function, from C, which costs about as much again as
-    making the object; this class's ``__init__`` is ``object``'s.) Everything else treats it as the
-    ``Frame`` it is."""
+    busiest frames are made so (a rule run, a legal search, a play made, a trigger, a state check),
+    without calling a Python ``__init__``. Everything else treats it as the ``Frame`` it is."""
 
     __slots__ = ()
     __init__ = object.__init__

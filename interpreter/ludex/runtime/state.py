@@ -286,8 +286,8 @@ class State:
 
     def _within_bounds(self) -> bool:
         """Whether every supply and bounded counter is within its bounds: one Python expression,
-        written once the fields are (all of them exist from set-up on), since a loop over the bounds
-        costs several times as much, after every step. The expression is made by a function compiled
+        written once the fields are (all of them exist from set-up on), since it is asked after every
+        step. The expression is made by a function compiled
         once a process for each shape of bounds (``_BOUNDS_TESTS``: which names, of whom, with which
         bounds), given the fields' dicts and the bounds of a game, which its expression reads as
         closure cells. The words for a break: ``invariant_breaks``."""
