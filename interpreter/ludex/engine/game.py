@@ -2,12 +2,12 @@
 checked for legality, triggers, state checks, modifiers, and a trace citing a rule for every event.
 
 The AST is compiled once per ``GameDef`` (``Program``) into Python closures and written Python source
-(``compiler.py``, ``codegen.py``, ``blocks.py``); Lark trees are never touched at run time. The engine
+(``program/``); Lark trees are never touched at run time. The engine
 knows no game: everything game-specific comes from the rules.
 
 What is worked out from the state is not worked out again while nothing it reads has changed: values
 without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a
-state check is polled only when something it reads may have changed (``reads.py``,
+state check is polled only when something it reads may have changed (``program/reads.py``,
 ``Game.watched_writes``); the invariants look only at the cards placed since they last looked. The
 trace is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play, a move, a
 set, a change, a transfer and a named event into words, only when it is read (``Game.trace``).
@@ -200,7 +200,7 @@ class Game:
         #: ``watched_writes`` when a look left every check having found what holds with none of the
         #: names any of them reads written since (``run_checks``); -1 when none did. While the two are
         #: equal, the next look would find nothing to do: the polls written after each statement
-        #: (``blocks.py``) then only note the version looked at, without calling ``run_checks``
+        #: (``program/statements.py``) then only note the version looked at, without calling ``run_checks``
         self.quiet_at = -1
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes

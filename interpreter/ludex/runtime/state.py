@@ -2,7 +2,7 @@
 and cards. Built from a game's schema; can be snapshot and compared; checks its own invariants.
 
 In: a ``GameDef``'s state schema and card definitions. Out: mutable state objects the engine changes
-(and only the engine: every change goes through ``engine.py``, which cites the rule making it).
+(and only the engine: every change goes through the engine, which cites the rule making it).
 """
 
 from __future__ import annotations
