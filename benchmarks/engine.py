@@ -19,6 +19,9 @@ and is the best of three (``--repeat``) in CPU time: the machine is shared, and 
 the neighbours.
 
 Run: python benchmarks/engine.py [--rounds N] [--games N] [--repeat N]
+
+To compare two versions of Ludex instead (say, before and after a change), the same kinds of figures as
+paired ratios in one run: python benchmarks/versions.py OLD_CHECKOUT [NEW_CHECKOUT].
 """
 
 from __future__ import annotations
