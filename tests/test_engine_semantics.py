@@ -17,7 +17,6 @@ import pytest
 
 from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
 from ludex.check.checks import check
-from ludex.program.compiler import Compiler
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import NESTING_LIMIT, Frame, Game, Play, Violation
 from ludex.parse.definition import assemble
@@ -526,10 +525,7 @@ def test_a_rule_trigger_or_state_check_that_keeps_starting_itself_meets_the_nest
 
 
 @pytest.mark.parametrize("loop", ["while x == 0 { }", "repeat { } until x == 1"])
-@pytest.mark.parametrize("compiled", ["written", "closures"])
-def test_an_empty_loop_that_never_ends_meets_the_step_budget(loop, compiled, monkeypatch):
-    if compiled == "closures":
-        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+def test_an_empty_loop_that_never_ends_meets_the_step_budget(loop):
     text = f'''
 game t "T" {{ players 2 to 2 }}
 state {{ game counter x = 0 }}
@@ -663,7 +659,6 @@ flow { run 1 run 2 run 3 }
 '''
 
 
-@pytest.mark.parametrize("closures", [False, True])
 @pytest.mark.parametrize("body, broken", [
     ("set pool = 9", "the pool holds 9, outside 0 to 5"),
     ("increase pool by 1", "the pool holds 6, outside 0 to 5"),
@@ -671,14 +666,11 @@ flow { run 1 run 2 run 3 }
     ("transfer 3 from floor to bank", "floor is 0, below its minimum 1"),
     ("transfer 2 from first(players).timer to bank", "a's timer is 0, below its minimum 1"),
 ])
-def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found(body, broken, closures,
-                                                                                   monkeypatch):
+def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found(body, broken):
     # Rule 2's look skips the bounds (it wrote none); rule 3's must look at them again, whatever writes
-    # one: a set, an increase or a transfer, in a block written as Python or run as closures. (Only
-    # these get past the statements' own refusal of a value out of bounds: a game's supply above what
-    # it held at set-up, and what a transfer takes from a counter with a minimum.)
-    if closures:
-        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    # one: a set, an increase or a transfer. (Only these get past the statements' own refusal of a
+    # value out of bounds: a game's supply above what it held at set-up, and what a transfer takes from
+    # a counter with a minimum.)
     game = Game(rules(BOUNDED.replace("BODY", body)), ["a", "b"], RandomAgent(0))
     with pytest.raises(RuntimeRuleError) as exc:
         game.run()
@@ -686,7 +678,6 @@ def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found
     assert d.rule == "3" and d.message == f"after rule 3 the game is inconsistent: {broken}"
 
 
-@pytest.mark.parametrize("closures", [False, True])
 @pytest.mark.parametrize("body, looked", [
     ("increase pool by 0", True),                      # a game's supply: no statement checks its capacity
     ("set pool = 5", True),
@@ -697,12 +688,9 @@ def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found
     ("transfer 1 from pool to first(players).timer", False),
     ("increase bank by 1", False),                     # no bounds at all
 ])
-def test_the_invariants_look_at_the_bounds_again_only_after_a_write_no_statement_refuses(body, looked, closures,
-                                                                                         monkeypatch):
+def test_the_invariants_look_at_the_bounds_again_only_after_a_write_no_statement_refuses(body, looked):
     # Rule 1 increases a counter with a minimum, which the increase itself keeps within it: after the first
     # look (at every bound), only a write that may leave a bound broken makes the invariants look again.
-    if closures:
-        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
     game = Game(rules(BOUNDED.replace("BODY", body)), ["a", "b"], RandomAgent(0))
     game.run()
     assert game.bounds_written == (1 if looked else 0)

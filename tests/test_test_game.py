@@ -28,7 +28,9 @@ from ludex.parse.syntax import parse_rules
 ROOT = Path(__file__).resolve().parent.parent
 TALLY = ROOT / "tests" / "games" / "tally.ludex"
 GRAMMAR = (ROOT / "grammar" / "rules.lark").read_text(encoding="utf-8")
-COMPILER = (ROOT / "interpreter" / "ludex" / "program" / "compiler.py").read_text(encoding="utf-8")
+#: where the engine asks its decisions: the statements written as Python and what they call
+DECIDING = "".join((ROOT / "interpreter" / "ludex" / path).read_text(encoding="utf-8")
+                   for path in ("program/statements.py", "runtime/operations.py"))
 
 #: Statement classes a rules file of a game cannot use. Kept minimal; each says why. (None today:
 #: every statement of the language, even ``require``, belongs in a game's rules.)
@@ -58,9 +60,10 @@ PLACES = _grammar_alternatives("place")                                         
 MILESTONES = [label.replace("_milestone", "") for label in _grammar_labels("milestone")]  # phase, round, turn, game
 DURATIONS = _grammar_labels("duration")                                           # until_end, for_next, for_this
 MENU_COUNTS = {"count_n": "n", "count_one": "one", "count_any": "any", "count_up_to": "up-to"}
-#: the decision kinds the engine asks (``Decision(..., "play", ...)``, ``_decide(f, chooser, "number", ...)``)
-DECISIONS = sorted(set(re.findall(r'Decision\([^,()]+, "(\w+)"', COMPILER))
-                   | set(re.findall(r'_decide\(f, chooser, "(\w+)"', COMPILER)))
+#: the decision kinds the engine asks (``Decision(..., "play", ...)``, ``_Decision(_who, 'choose', ...)``
+#: and ``_decide(f, _who, 'number', ...)`` in the source the statements write)
+DECISIONS = sorted(set(re.findall(r'Decision\([^,()]+, ["\'](\w+)["\']', DECIDING))
+                   | set(re.findall(r'_decide\(f, \w+, ["\'](\w+)["\']', DECIDING)))
 
 
 def test_the_lists_derived_from_the_grammar_and_the_engine_are_the_languages():

@@ -4,8 +4,7 @@ had when it was recorded, whatever changed since.
 
 - Whole random games of every bundled game: the words read after the game are those a listener was told
   as each event was recorded (``Game.listen`` makes them at once).
-- A list set or emitted (a live list, as a zone's cards are) and changed afterwards is worded as it was,
-  by the written blocks and by the closures alike.
+- A list set or emitted (a live list, as a zone's cards are) and changed afterwards is worded as it was.
 """
 
 from pathlib import Path
@@ -52,12 +51,10 @@ def tally():
     return loaded.game
 
 
-@pytest.mark.parametrize("written", [True, False], ids=["written", "closures"])
-def test_a_list_changed_after_its_event_is_worded_as_it_was(tally, written):
+def test_a_list_changed_after_its_event_is_worded_as_it_was(tally):
     game = Game(tally, ["ann", "bob"], RandomAgent(1), seed=1)
     game.run_rule("setup")
-    compile_ = game.compiler.block if written else game.compiler.closure_block
-    body = compile_(parse_rules('rule x "x" { set walker-of(ann).facing = ways  emit waved(ann, ways) }',
+    body = game.compiler.block(parse_rules('rule x "x" { set walker-of(ann).facing = ways  emit waved(ann, ways) }',
                                 "x.ludex").items[0].body)
     ann = game.state.player("ann")
     walker = ann.zones["walker"].cards[0]

@@ -1,8 +1,7 @@
-"""The code the engine writes for speed does what the plainer code beside it does.
+"""The code the engine writes for speed does what the plainer code beside it does, and the statements
+written as Python (``statements.py``) do what the rules say.
 
-- A block written as one Python function (``blocks.py``) against the same block as a loop over its
-  statements' closures (``Compiler.closure_block``): whole random games of every bundled game and of
-  the tally test game give the same trace, winners and step count.
+- Every statement of the language is written as Python: there is no other way to run one.
 - A state check polled only when something it reads may have changed (``reads.py``) against one
   polled whenever the state changed.
 - A play's legal arguments written as one function against its candidates filtered by its
@@ -10,11 +9,14 @@
 - A play just offered made by its written function (``ExpressionWriter.play``) against one recorded
   and made by ``CompiledAction.perform``.
 - Blocks nested deeper than Python nests blocks, and their errors' positions.
-- A window written in place (``BlockWriter.b_Window``) against its closure, with plays refused and
-  taken back, eliminations mid-window, agents with and without ``answer_from`` and the step budget.
+- ``choose``, ``emit``, ``move``, ``draw``, ``reveal``, ``set``, ``clear``, ``increase``, ``transfer``,
+  ``initiate``, jumps and windows: their traces, state and errors (words and spans), with plays refused
+  and taken back, eliminations mid-window, agents with and without ``answer_from`` and the step budget.
+  (Whole games of every bundled game, byte for byte: ``test_golden_traces.py``.)
 """
 
 import random
+import typing
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +25,9 @@ import pytest
 from ludex.engine.agents import RandomAgent
 from ludex.runtime.builtins import BUILTINS
 from ludex.check.checks import check
+from ludex.parse import ast as A
 from ludex.program.compiler import Compiler
+from ludex.program.statements import BlockWriter
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import Game, Program
 from ludex.parse.definition import assemble
@@ -55,13 +59,11 @@ def _outcome(gamedef, seed, adjust=None):
     return [e.as_json() for e in game.trace], winners, game.steps
 
 
-@pytest.mark.parametrize("key", GAMES)
-def test_written_blocks_do_what_the_closures_do(key, monkeypatch):
-    written = _load(key)
-    expected = [_outcome(written, seed) for seed in range(1, 4)]
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    closures = _load(key)           # a new GameDef: its rules compiled again, as closures
-    assert [_outcome(closures, seed) for seed in range(1, 4)] == expected
+def test_every_statement_of_the_language_is_written_as_python():
+    statements = typing.get_args(A.Stmt)
+    assert len(statements) >= 34
+    assert [s.__name__ for s in statements if not hasattr(BlockWriter, "b_" + s.__name__)] == []
+    assert not any(name.startswith("s_") for name in dir(Compiler))
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -320,13 +322,10 @@ flow { run 1 }
 '''
 
 
-@pytest.mark.parametrize("closures", [False, True])
-def test_a_variable_the_frame_holds_as_a_block_starts_is_read_anew_once_a_statement_sets_it(closures, monkeypatch):
+def test_a_variable_the_frame_holds_as_a_block_starts_is_read_anew_once_a_statement_sets_it():
     """A play's player and arguments and a trigger's item are read into Python locals as the written
     block starts, except those a statement of the block sets again: then each reading after it sees
-    the new value, as the closures, which read the frame, do."""
-    if closures:
-        monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
+    the new value, as the frame holds it."""
     game = Game(assemble("t", [parse_rules(HELD, "t.ludex")]), ["a", "b"], lambda game, d: d.options[0])
     a, b = game.state.players
     for title in ("Rope", "Lamp"):
@@ -366,14 +365,13 @@ flow { run 1 }
 '''
 
 
-@pytest.mark.parametrize("answer_from", [False, True])
-def test_statements_written_in_place_do_what_their_closures_do(answer_from, monkeypatch):
+def test_choose_emit_and_move_written_in_place_give_the_same_game_to_either_kind_of_agent():
     """``choose`` (hidden or not, by an agent answering from the options alone or asked a
     ``Decision``; a chooser reading the variable chosen read again after the choice), ``emit`` (a
     list among its values put in words now, a card or number not; triggers listening or none) and
-    ``move`` of one card, of a list, of a zone's cards and of nothing, written in place, give the
-    trace and state the closures give."""
-    def outcome():
+    ``move`` of one card, of a list, of a zone's cards and of nothing: the same trace and state
+    whether the agent answers from the options alone or is asked each ``Decision``."""
+    def outcome(answer_from):
         agent = RandomAgent(3)
         game = Game(assemble("t", [parse_rules(IN_PLACE, "t.ludex")]), ["a", "b"],
                     agent if answer_from else (lambda game, d: agent(game, d)))
@@ -384,9 +382,8 @@ def test_statements_written_in_place_do_what_their_closures_do(answer_from, monk
         return ([e.as_json() for e in game.trace], [p.fields["marks"] for p in game.state.players],
                 [[str(c) for c in p.zones["table"].cards] for p in game.state.players], game.steps)
 
-    written = outcome()
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    assert outcome() == written
+    written = outcome(True)
+    assert outcome(False) == written
     trace, marks, tables, _ = written
     assert marks[0] > 4 and all(len(table) == 4 for table in tables)
     assert any("chooses a card (hidden)" in e["text"] for e in trace)
@@ -395,7 +392,7 @@ def test_statements_written_in_place_do_what_their_closures_do(answer_from, monk
 def test_as_list_gives_every_kind_of_value_its_items_in_a_new_list():
     """``as_list``, which tells a card and a list by their type first, lists each kind of value as
     the general looks do: a tuple or a list subclass as a list, a zone's cards copied."""
-    from ludex.program.compiler import as_list
+    from ludex.runtime.operations import as_list
     from ludex.runtime.state import Card, Zone
 
     class Items(list):
@@ -560,27 +557,31 @@ def _drawn_outcome(text):
             game.steps)
 
 
-@pytest.mark.parametrize("change", [
-    None,
-    ("draw 3 from p.deck to p.table", "draw -1 from p.deck to p.table"),       # a negative count
-    ("draw 3 from p.deck to p.table", 'draw "x" from p.deck to p.table'),      # not a number
-    ("draw 3 from p.deck to p.table", "draw 1 from p to p.table"),             # not a zone
-    ("draw 0 from p.deck to p.table", "draw 0 from p to p.table"),             # nor, drawing none
-    ("reveal p.hand", "reveal p"),                                             # a player
-    ("reveal p.hand", "reveal [first(cards(p.table)), 3]"),                    # a number, after a card
-    ("reveal p.hand", "reveal none"),                                          # nothing: no error
+_CANNOT = "this cannot be done with these values"
+
+
+@pytest.mark.parametrize("change, refused", [
+    (None, None),
+    (("draw 3 from p.deck to p.table", "draw -1 from p.deck to p.table"),       # a negative count
+     ("cannot draw a negative number of cards (-1)", 15, 5)),
+    (("draw 3 from p.deck to p.table", 'draw "x" from p.deck to p.table'),      # not a number
+     (f"{_CANNOT} (these values cannot be compared or added)", 15, 5)),
+    (("draw 3 from p.deck to p.table", "draw 1 from p to p.table"),             # not a zone
+     (f"{_CANNOT} ('Player' object has no attribute 'cards')", 15, 5)),
+    (("draw 0 from p.deck to p.table", "draw 0 from p to p.table"),             # nor, drawing none
+     (f"{_CANNOT} ('Player' object has no attribute 'owner')", 16, 5)),
+    (("reveal p.hand", "reveal p"), ("only a card is revealed, not the player a", 19, 5)),
+    (("reveal p.hand", "reveal [first(cards(p.table)), 3]"),                    # a number, after a card
+     ("only a card is revealed, not the number 3", 19, 5)),
+    (("reveal p.hand", "reveal none"), None),                                   # nothing: no error
 ])
-def test_draw_and_reveal_written_in_place_do_what_their_closures_do(change, monkeypatch):
+def test_draw_and_reveal_written_in_place(change, refused):
     """``draw`` (one card, several, more than the deck holds, none; from a zone no one owns) and
     ``reveal`` (one card, a list with a card already face up, a zone's cards; the triggers of
-    ``revealed`` run for each), written in place, give the trace, state and steps the closures give;
-    and the same errors, with their words and spans, for a negative count, a value that is not a
-    number, a zone or a card."""
+    ``revealed`` run for each), written in place: their trace and state; and their errors, with their
+    words and spans, for a negative count, a value that is not a number, a zone or a card."""
     text = DRAWN if change is None else DRAWN.replace(*change)
-    written = _drawn_outcome(text)
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    assert _drawn_outcome(text) == written
-    trace, error, marks, _, _ = written
+    trace, error, marks, _, _ = _drawn_outcome(text)
     if change is None:
         assert error is None and marks == [4, 4]
         texts = [e["text"] for e in trace]
@@ -588,7 +589,16 @@ def test_draw_and_reveal_written_in_place_do_what_their_closures_do(change, monk
         assert "a draws 2 cards from a.deck to a.table (a.deck was empty after 2)" in texts
         assert "draws 1 card from pile to a.hand" in texts
     else:
-        assert (error is None) == (change[1] == "reveal none")
+        assert _refusal(error) == refused
+
+
+def _refusal(error):
+    """The words, line and column of the one error that stopped a game (``_played``) in rule 1, or None."""
+    if error is None:
+        return None
+    (message, span, rule), = error[1]
+    assert rule == "1"
+    return message, span.line, span.column
 
 
 JUMPS = '''
@@ -623,14 +633,14 @@ flow { run 1  FLOW }
 @pytest.mark.parametrize("flow", ["", "run 1.2", "set k = 2  run 2", "set k = 2  run 1.2.2"],
                          ids=["steps", "again", "run-by-a-rule", "run-by-the-flow"])
 @pytest.mark.parametrize("watched", [False, True])
-def test_jumps_returned_by_a_procedure_do_what_jumps_raised_do(flow, watched, monkeypatch):
+def test_jumps_returned_by_a_procedure_are_taken_as_jumps_raised_are(flow, watched, monkeypatch):
     """A ``return to`` or ``proceed to`` written in a rule's procedure is returned, not raised
     (``BlockWriter.b_Goto``): taken by the sequence holding its target, raised on beyond it, an error
-    where no sequence runs the rule; one deep inside (in a block written apart) is raised. Traces,
-    errors and their positions, and steps are those of the closures, which raise each jump, also under
-    the compliance checker's wrapped ``run_rule``; only jumps that leave their sequence, or that come
-    from deep inside, are made as ``Goto``s."""
+    where no sequence runs the rule; one deep inside (in a block written apart) is raised. The same
+    game, also under the compliance checker's wrapped ``run_rule``; only jumps that leave their
+    sequence, or that come from deep inside, are made as ``Goto``s."""
     from ludex.engine import game as engine
+    from ludex.program import statements
     from ludex.runtime import records
     from ludex.compliance.core import Watch
     # (deeper than Python nests loops: written in a function of its own, which raises it)
@@ -658,32 +668,16 @@ def test_jumps_returned_by_a_procedure_do_what_jumps_raised_do(flow, watched, mo
         return [e.as_json() for e in game.trace], dict(game.state.fields), game.steps, error, list(made)
 
     monkeypatch.setattr(engine, "Goto", Counted)
-    monkeypatch.setattr(Compiler, "s_Goto", _counted_goto(Counted))
-    trace, fields, steps, error, written_made = outcome()
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    closure_trace, closure_fields, closure_steps, closure_error, closure_made = outcome()
-    assert (trace, fields, steps, error) == (closure_trace, closure_fields, closure_steps, closure_error)
+    monkeypatch.setattr(statements, "Goto", Counted)
+    trace, fields, steps, error, made_ = outcome()
     if flow in ("", "run 1.2"):
         assert error is None and any(e["kind"] == "goto" for e in trace)
         assert (fields["n"], fields["k"]) == ((123, 3) if flow == "" else (233, 4))
     else:       # 1.2.2 run on its own: its 'proceed to 1.2.4' is taken by no sequence
         assert error[0].startswith("'proceed to 1.2.4' in rule 1.2.2") and error[1] == "1.2.2"
-    # the closures make every jump; the procedures only those leaving their sequence or from deep inside
-    assert len(closure_made) > len(written_made)
+    # of the five jumps made, only those leaving their sequence or from deep inside are raised
     if flow == "":
-        assert written_made == ["1.1", "1.1", "1.2.2"]
-        assert closure_made == ["1.1", "1.1", "1.2.2", "1.2.2", "1.2.4"]
-
-
-def _counted_goto(goto_class):
-    """``Compiler.s_Goto`` raising ``goto_class``: the jumps the closures make, counted."""
-    def s_Goto(self, s):
-        target, span, word = s.target, s.span, s.word
-
-        def goto(f):
-            raise goto_class(target, span, f.rule, word)
-        return goto
-    return s_Goto
+        assert made_ == ["1.1", "1.1", "1.2.2"] and steps == 55
 
 
 WRITES = '''
@@ -732,44 +726,40 @@ flow { run 1 }
 '''
 
 
-@pytest.mark.parametrize("extra", [
-    "",
-    "for each p in players { set p.coins = 7 }",                     # above a maximum written as a number
-    "set first(players).coins = 7",                                  # of a player not sure to be one
-    "for each p in players { set p.coins = -1 }",                    # below a minimum
-    "for each p in players { increase p.coins by 10 }",
-    "for each p in players { increase p.luck by 5 }",                # a maximum alone
-    "for each p in players { transfer 10 from pool to p.coins }",
-    "for each p in players { transfer 5 from p.coins to p.luck }",   # more than it holds
-    "set n = -1",
-    "decrease n by 1",
-    "set k = 1",                                                     # below a minimum worked out at set-up
-    'for each p in players { set p.coins = true  set p.coins = none  set p.luck = "x" }',    # not numbers
-    "for each p in players { set p.ready = [p]  clear p.ready }",
-    "for each p in players { set first(cards(p.hand)).ready = true }",   # no card: none has no field
+@pytest.mark.parametrize("extra, refused", [
+    ("", None),
+    ("for each p in players { set p.coins = 7 }",                    # above a maximum written as a number
+     ("a's coins would be 7, above its maximum 6", 40, 27)),
+    ("set first(players).coins = 7",                                 # of a player not sure to be one
+     ("a's coins would be 7, above its maximum 6", 40, 3)),
+    ("for each p in players { set p.coins = -1 }",                   # below a minimum
+     ("a's coins would be -1, below its minimum 0", 40, 27)),
+    ("for each p in players { increase p.coins by 10 }", ("a's coins would be 13, above its maximum 6", 40, 27)),
+    ("for each p in players { increase p.luck by 5 }",               # a maximum alone
+     ("a's luck would be 5, above its maximum 4", 40, 27)),
+    ("for each p in players { transfer 10 from pool to p.coins }",
+     ("a's coins would be 13, above its maximum 6", 40, 27)),
+    ("for each p in players { transfer 5 from p.coins to p.luck }",  # more than it holds
+     ("a's coins holds 3, not the 5 to transfer", 40, 27)),
+    ("set n = -1", ("n would be -1, below its minimum 0", 40, 3)),
+    ("decrease n by 1", ("n would be -1, below its minimum 0", 40, 3)),
+    ("set k = 1", ("k would be 1, below its minimum 2", 40, 3)),     # below a minimum worked out at set-up
+    ('for each p in players { set p.coins = true  set p.coins = none  set p.luck = "x" }', None),  # not numbers
+    ("for each p in players { set p.ready = [p]  clear p.ready }", None),
+    ("for each p in players { set first(cards(p.hand)).ready = true }",   # no card: none has no field
+     ("none has no 'ready' to change", 40, 31)),
 ])
-def test_set_clear_increase_and_transfer_written_in_place_do_what_their_closures_do(extra, monkeypatch):
+def test_set_clear_increase_and_transfer_written_in_place(extra, refused):
     """``set``, ``clear``, ``increase``, ``decrease`` and ``transfer`` of a player's field (of a
     variable sure to be a player, read and cleared as a field that is there from set-up) and of the
     game's, each holding a value of its declared kind or not (a flag a number or list, a counter a
-    flag's value, a role a number), written in place, give the trace, state and bookkeeping the
-    closures give (what was written, the counts the state checks and invariants read); and the same
-    errors, with their words and spans, for a value out of bounds written as numbers (the comparison
-    in place) or worked out at set-up, and for more than a counter holds."""
-    text = WRITES.replace("EXTRA", extra)
-
-    def outcome():
-        game = Game(assemble("t", [parse_rules(text, "t.ludex")]), ["a", "b"], RandomAgent(1))
-        error = _played(game)
-        return ([e.as_json() for e in game.trace], error, dict(game.state.fields),
-                [dict(p.fields) for p in game.state.players], dict(game.written), game.reshaped,
-                game.watched_writes, game.bounds_written, game.version, game.steps)
-
-    written = outcome()
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    assert outcome() == written
-    trace, error, fields, players, *_ = written
-    assert (error is None) == (extra == "" or "p.coins = true" in extra or "[p]" in extra)
+    flag's value, a role a number), written in place: their state, and their errors, with their words
+    and spans, for a value out of bounds written as numbers (the comparison in place) or worked out at
+    set-up, and for more than a counter holds."""
+    game = Game(assemble("t", [parse_rules(WRITES.replace("EXTRA", extra), "t.ludex")]), ["a", "b"], RandomAgent(1))
+    error = _played(game)
+    fields, players = dict(game.state.fields), [dict(p.fields) for p in game.state.players]
+    assert _refusal(error) == refused
     if extra == "":
         assert (fields["n"], fields["k"], fields["leader"]) == (0, 7, 0)
         assert [(p["ready"], p["luck"], p["coins"]) for p in players] == [(None, None, 3)] * 2
@@ -859,25 +849,17 @@ def _window_outcome(seed, answer_from, stray=False, budget=None):
 
 
 @pytest.mark.parametrize("answer_from", [False, True])
-def test_windows_written_in_place_do_what_their_closures_do(answer_from, monkeypatch):
-    """``window`` (of one play, of several, of exactly one play each), written in place, gives the
-    closures' trace, decisions (asked of an agent without ``answer_from``: the same ``Decision``
-    fields) and state: with plays not offered tried and made, refused plays taken back and chosen
-    again, a play the window does not allow refused, players eliminated mid-window (and turns of every
-    kind around it: a turn of a player eliminated in a window, a play by another player in a turn
-    refused for good), and the step budget running out anywhere."""
+def test_windows_and_turns_take_every_path(answer_from):
+    """``window`` (of one play, of several, of exactly one play each), written in place, and ``turn``:
+    plays not offered tried and made, refused plays taken back and chosen again, a play the window does
+    not allow refused, players eliminated mid-window (and turns of every kind around it: a turn of a
+    player eliminated in a window, a play by another player in a turn refused for good), and the step
+    budget running out anywhere; decisions asked only of an agent without ``answer_from``."""
     seeds = range(1, 9)
     budgets = [(1, b) for b in (40, 75, 110, 160, 230)]
-    def outcomes():
-        return ([_window_outcome(seed, answer_from) for seed in seeds]
-                + [_window_outcome(seed, answer_from, stray=True) for seed in seeds]
-                + [_window_outcome(seed, answer_from, budget=budget) for seed, budget in budgets])
-
-    written = outcomes()
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    closures = outcomes()
-    for got, expected in zip(closures, written):
-        assert got == expected
+    written = ([_window_outcome(seed, answer_from) for seed in seeds]
+               + [_window_outcome(seed, answer_from, stray=True) for seed in seeds]
+               + [_window_outcome(seed, answer_from, budget=budget) for seed, budget in budgets])
     # every path was taken
     texts = [e["text"] for trace, *_ in written for e in trace]
     kinds = {(e["kind"], e["text"].split(":")[0]) for trace, *_ in written for e in trace}
@@ -945,24 +927,22 @@ def _initiated_outcome(text, answer_from):
 
 
 @pytest.mark.parametrize("answer_from", [False, True])
-@pytest.mark.parametrize("change", [
-    None,
-    ("of cards(p.hand) ordered", "of [first(cards(p.hand)), 3] ordered"),      # a number, after a card
-    ("of first(cards(p.hand))", "of p"),                                        # a player
-    ("ordered by first-player", "ordered by first-player.marks + none"),       # a chooser gone wrong
-    ('initiate "nothing" abilities of cards(p.hand)', 'initiate "nothing" abilities of none'),
+@pytest.mark.parametrize("change, refused", [
+    (None, None),
+    (("of cards(p.hand) ordered", "of [first(cards(p.hand)), 3] ordered"),     # a number, after a card
+     ("only a card's abilities initiate, not the number 3's", 19, 5)),
+    (("of first(cards(p.hand))", "of p"), ("only a card's abilities initiate, not the player a's", 20, 5)),
+    (("ordered by first-player", "ordered by first-player.marks + none"),      # a chooser gone wrong
+     (f"{_CANNOT} (a value is none)", 19, 5)),
+    (('initiate "nothing" abilities of cards(p.hand)', 'initiate "nothing" abilities of none'), None),
 ])
-def test_initiate_written_in_place_does_what_its_closure_does(change, answer_from, monkeypatch):
+def test_initiate_written_in_place(change, refused, answer_from):
     """``initiate`` (abilities found by kind or name, in any case; several, ordered by a player asked a
     ``Decision``; one; none; an ability initiating another; a card no one owns, whose ability acts for
-    whoever acts), written in place, gives the trace, state, steps and decisions the closure gives;
-    and the same errors, with their words and spans, for a value that is not a card and a chooser
-    that cannot be worked out."""
+    whoever acts), written in place: its trace, state and decisions; and its errors, with their words
+    and spans, for a value that is not a card and a chooser that cannot be worked out."""
     text = INITIATED if change is None else INITIATED.replace(*change)
-    written = _initiated_outcome(text, answer_from)
-    monkeypatch.setattr(Compiler, "block", Compiler.closure_block)
-    assert _initiated_outcome(text, answer_from) == written
-    trace, error, marks, asked, _ = written
+    trace, error, marks, asked, _ = _initiated_outcome(text, answer_from)
     if change is None:
         assert error is None and marks == [11, 1]
         texts = [e["text"] for e in trace]
@@ -970,4 +950,4 @@ def test_initiate_written_in_place_does_what_its_closure_does(change, answer_fro
         assert any(e["kind"] == "decision" and "orders" in e["text"] for e in trace)
         assert [kind for _, kind, *_ in asked] == ["order", "order"]
     else:
-        assert (error is None) == change[1].endswith("of none")
+        assert _refusal(error) == refused

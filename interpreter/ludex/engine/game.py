@@ -1,9 +1,9 @@
 """Run: a checked ``GameDef`` in, a game in play out: state changes, decisions asked of agents, plays
 checked for legality, triggers, state checks, modifiers, and a trace citing a rule for every event.
 
-The AST is compiled once per ``GameDef`` (``Program``) into Python closures and written Python source
-(``program/``); Lark trees are never touched at run time. The engine
-knows no game: everything game-specific comes from the rules.
+The AST is compiled once per ``GameDef`` (``Program``) into Python source, compiled by Python
+(``program/``); Lark trees are never touched at run time. The engine knows no game: everything
+game-specific comes from the rules.
 
 What is worked out from the state is not worked out again while nothing it reads has changed: values
 without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a
@@ -450,7 +450,7 @@ class Game:
         A ``return to`` or ``proceed to`` at its procedure's own level comes back from the procedure as
         ``(target, span, word)`` (``BlockWriter.b_Goto``), with no invariants looked at, as when it is
         raised: with ``jumps`` (the caller is ``run_sequence``), it is returned so; otherwise raised as
-        the ``Goto`` it stands for. Jumps from deeper (a statement's closure) are raised."""
+        the ``Goto`` it stands for. Jumps from deeper (a block or statement written apart) are raised."""
         try:
             span, body, steps = self.procedures[rule_id]
         except KeyError:
@@ -602,7 +602,7 @@ class Game:
         run; a round's beginning starts the modifiers waiting for it, an end expires those lasting until
         it. ``text``: its words, or ``(how, *values)`` (``events``). ``label``: ``f"{kind} {milestone}
         {name}".strip()``, when the caller has it made already. (The closures of ``begin phase plot``,
-        ``emit revealed(c)`` and the like do the same in place: ``Compiler.s_Milestone``.)"""
+        ``emit revealed(c)`` and the like do the same in place: ``BlockWriter.b_Milestone``.)"""
         if label is None:
             label = f"{kind} {milestone} {name}".strip()
         self.events.append((rule, "event", text, "", {"event": label}))

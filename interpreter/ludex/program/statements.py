@@ -1,28 +1,28 @@
-"""Write a block of statements as one Python function, compiled by Python.
+"""Write a block of statements as one Python function, compiled by Python: the only way a statement runs.
 
-A block compiled as closures costs, for every statement, a turn of a loop, a call of the statement's
-closure and calls of its expressions' closures. Written as source, a block is one function in which
-each statement is a few lines in place: ``let`` stores into the frame's variables, ``if``, ``for
-each``, ``repeat`` and ``while`` are Python's own (their blocks written inside them), and the
-expressions of these, and of ``set``, ``increase``, ``decrease``, ``transfer`` and ``move``, are
-Python expressions (``codegen.py``). So are ``choose``, ``emit``, ``draw``, ``reveal``, ``initiate``,
-milestones (``begin phase plot``), action windows, and in a rule's procedure ``return to`` and
-``proceed to``, which it returns to ``Game.run_rule`` rather than raises. Other statements call their
-closure (``compiler.py``).
+A block is one function in which each statement is a few lines in place: ``let`` stores into the
+frame's variables, ``if``, ``for each``, ``repeat``, ``while`` and ``may`` are Python's own (their
+blocks written inside them), and the expressions of every statement are Python expressions
+(``expressions.py``). ``set``, ``increase``, ``decrease``, ``transfer``, ``move``, ``choose``,
+``emit``, ``draw``, ``reveal``, ``initiate``, milestones (``begin phase plot``), action windows, jumps
+and ``log`` do their work in place too; the others (``turn``, ``shuffle``, ``roll``, ``modify`` ...)
+call the function of ``runtime/operations.py`` that does it, with the values written in place. In a
+rule's procedure ``return to`` and ``proceed to`` are returned to ``Game.run_rule`` rather than raised.
 
-In: a block (a tuple of statement nodes). Out: ``run(frame)``, with the closures' exact meaning. Each
-statement is written as the closures run it:
+In: a block (a tuple of statement nodes). Out: ``run(frame)``. Each statement is written so:
 
 1. ``current_span`` is set to the statement's span and a step is counted against the budget;
 2. the statement runs; a wrong kind of value (``TypeError``, ``KeyError`` ...) becomes a positioned
-   error naming the rule, at the span of the innermost statement running: the closures guard each
-   statement, the function guards all of them at once and keeps that span in ``_S``;
+   error naming the rule, at the span of the innermost statement running: the function guards all of
+   its statements at once and keeps that span in ``_S``;
 3. the state checks are polled if the state changed. A wrong kind of value there belongs to the
-   statement containing this one, as it does with the closures (whose guard is around the statement,
-   not its poll); after a statement at the function's top, to the caller.
+   statement containing this one (whose guard is around it, not its poll); after a statement at the
+   function's top, to the caller.
 
 A block nested deeper than Python allows (it refuses more than 20 nested loops and ``try``) is
-written as a function of its own and called.
+written as a function of its own and called; so is a window or an ``initiate`` (which open Python
+blocks of their own) nested that deep. Only literal values (through ``repr``) and constants held by the
+expression writer go into the source: no name or text from a rules file is written as code.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from operator import is_
 
 from ..diagnostics import LudexError
 from ..parse import ast as A
+from ..runtime import operations as op
 from ..runtime.builtins import players_from, value_words
 from ..runtime.operations import abilities_of_kind, as_list, bounded, explain, initiated_words, order_abilities
-from ..runtime.records import Decision, Violation, kept
+from ..runtime.records import Decision, Goto, SkipStep, Violation, kept
 from ..runtime.state import Card, Player, Zone, words
 from .expressions import acting_source, bound_names
 from .reads import card_attribute_names, watched
@@ -74,7 +75,11 @@ class BlockWriter:
         env.update({"_value_words": value_words, "_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
                     "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words,
                     "_Decision": Decision, "_kept": kept, "_Violation": Violation, "_players_from": players_from,
-                    "_is": is_, "_each_time": repeat})
+                    "_is": is_, "_each_time": repeat, "_Goto": Goto, "_SkipStep": SkipStep,
+                    "_decide": op.decide, "_create": op.create, "_shuffle": op.shuffle, "_conceal": op.conceal,
+                    "_pick": op.pick, "_roll": op.roll, "_perform": op.perform, "_turn": op.turn,
+                    "_value_modified": op.value_modified, "_attribute_modified": op.attribute_modified,
+                    "_modify": op.modify, "_win": op.win, "_eliminate": op.eliminate})
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -182,17 +187,45 @@ class BlockWriter:
         finally:
             self.nesting -= blocks
 
+    def apart(self, s, ind: str, write) -> list:
+        """A statement that opens more Python blocks than may still be nested here, written by
+        ``write`` as a function of its own and called: at its own span throughout, its variables read
+        from the frame. (Its step is counted where it is called.)"""
+        self.blocks += 1
+        name = f"statement{self.blocks}"
+        span = self.enclosing
+        saved = self.nesting, self.scope, self.jumps
+        self.nesting, self.scope, self.jumps = 0, {}, False
+        try:
+            lines = write(s, "        ")
+        finally:
+            self.nesting, self.scope, self.jumps = saved
+        source = "\n".join([
+            f"def {name}(f):",
+            f'    """A {type(s).__name__.lower()} written apart; a wrong kind of value is an error at it."""',
+            "    _G = f.game",
+            "    _M = _G.modified",
+            "    _V = f.vars",
+            f"    _S = {span}",
+            "    try:",
+            *lines,
+            "    except _LudexError:",
+            "        raise",
+            "    except _CAUGHT as _e:",
+            "        raise _G.error(_cannot(_e), f.rule, _S) from None",
+            "",
+        ])
+        return [f"{ind}{self.writer.constant(self.writer.define(source, name, s.span))}(f)"]
+
     def statement(self, s, ind: str) -> list:
         """A statement's lines: ``_S`` (and ``current_span``) set to its span, a step counted, the
         statement, then the poll of the state checks, whose errors belong to the statement around
         this one (``enclosing``: None at a block's top, the caller's)."""
         span = self.writer.constant(s.span)
-        method = getattr(self, "b_" + type(s).__name__, None)
+        write = getattr(self, "b_" + type(s).__name__)      # (every statement has one: ``test_written``)
         enclosing, self.enclosing = self.enclosing, span
         try:
-            body = method(s, ind) if method is not None else None
-            if body is None:
-                body = [f"{ind}{self.writer.constant(self.compiler.stmt(s))}(f)"]
+            body = write(s, ind)
         finally:
             self.enclosing = enclosing
         lines = [f"{ind}_S = _G.current_span = {span}",
@@ -225,27 +258,31 @@ class BlockWriter:
 
     def b_Goto(self, s, ind):
         """``return to`` / ``proceed to`` in a rule's procedure, written in its own function (not in a
-        block written apart, nor in a statement's closure, whose caller would not see it returned): the
-        function returns ``(target, span, word)``, and ``Game.run_rule`` takes it as the ``Goto`` the
-        closure raises (``Compiler.s_Goto``), which the rule's own ``f.rule`` completes. Raising it
-        costs about six times as much: the exception unwinds through the procedure, ``run_rule`` and
-        its handlers. Elsewhere the closure raises it."""
+        block or statement written apart, whose caller would not see it returned): the
+        function returns ``(target, span, word)``, and ``Game.run_rule`` takes it as the ``Goto`` raised
+        elsewhere, which the rule's own ``f.rule`` completes: raising it costs more, the exception
+        unwinding through the procedure, ``run_rule`` and its handlers. Elsewhere it is raised."""
         if not self.jumps:
-            return None
+            return [f"{ind}raise _Goto({s.target!r}, {self.writer.constant(s.span)}, f.rule, {s.word!r})"]
         return [f"{ind}return {self.writer.constant((s.target, s.span, s.word))}"]
 
+    def b_Skip(self, s, ind):
+        """``skip this step``: raised to the sequence of steps running (``Game.run_rule``)."""
+        return [f"{ind}raise _SkipStep(f.rule, {self.writer.constant(s.span)})"]
+
     def b_Milestone(self, s, ind):
-        """``begin phase plot``, ``end round`` (``Compiler.s_Milestone``, written in place): traced, its
-        triggers run (their list held: ``Program`` fills it before any procedure is written, but a
-        trigger's own body is written while the later triggers are still being added, so it is asked
-        whether it holds any as it runs), then, at an end, the modifiers lasting until it expire. The
-        game's beginning and end, and a round's beginning, call the closure (``Game.emit``)."""
+        """``begin phase plot``, ``end round`` (``Game.emit``, written in place): traced, its triggers
+        run (their list held: ``Program`` fills it before any procedure is written, but a trigger's own
+        body is written while the later triggers are still being added, so it is asked whether it holds
+        any as it runs), then, at an end, the modifiers lasting until it expire. The game's beginning
+        and end, and a round's beginning, call ``Game.emit``: the state checks start, waiting modifiers
+        start to apply, or the game ends."""
         edge, kind, name = s.edge, s.kind, s.name
-        if kind == "game" or (edge, kind) == ("begin", "round"):
-            return None
         text = f"{name} phase {'begins' if edge == 'begin' else 'ends'}" if kind == "phase" else \
             f"the {kind} {'begins' if edge == 'begin' else 'ends'}"
         label = f"{edge} {kind} {name}".strip()
+        if kind == "game" or (edge, kind) == ("begin", "round"):
+            return [f"{ind}_G.emit({edge!r}, {kind!r}, {name!r}, (), f.rule, {text!r}, {label!r})"]
         lines = [f"{ind}_G.events.append((f.rule, 'event', {text!r}, '', {{'event': {label!r}}}))"]
         handlers = self.compiler.triggers.get((edge, kind, name))
         if handlers is not None:
@@ -259,7 +296,7 @@ class BlockWriter:
         return [f"{ind}_G.run_rule({s.target!r}, f)"]
 
     def b_Emit(self, s, ind):
-        """``emit EVENT(ARGS)`` (``Compiler.s_Emit`` in place): traced, each argument worked out once,
+        """``emit EVENT(ARGS)``: traced, each argument worked out once,
         its words made when the trace is read (a list's now, as a zone's cards change); then the
         triggers listening to it run. Their list is held (made before any trigger is compiled, filled
         as they are) and looked at as the statement runs; none is held when no trigger listens."""
@@ -278,7 +315,7 @@ class BlockWriter:
         return lines
 
     def b_Choose(self, s, ind):
-        """``PLAYER chooses VAR from OPTIONS`` (``Compiler.s_Choose`` in place): the options listed,
+        """``PLAYER chooses VAR from OPTIONS``: the options listed,
         an agent that answers from the options alone asked so (no ``Decision`` made), otherwise
         ``Game.decide``; the choice traced, a hidden one without saying what was chosen. The chooser
         is worked out once, and again after the choice only if it reads the variable chosen."""
@@ -301,20 +338,20 @@ class BlockWriter:
                         " {'choice': _w, 'hidden': False}))"]
 
     def b_Window(self, s, ind):
-        """``window NAME starting with PLAYER { MENU }`` (``Compiler.s_Window`` in place): the players
-        still in the game take turns, from the one starting, each making a play or passing, until
-        every player still in it has passed in a row. What is known as the rules are written is
+        """``window NAME starting with PLAYER { MENU }``: the players still in the game take turns,
+        from the one starting, each making a play or passing, until every player still in it has
+        passed in a row. What is known as the rules are written is
         written in: the plays it allows (each one's legal search read once as the window opens, a
         window of one play searching it alone), the names a choice is checked against, the trace's
         words; whether the agent answers from the options alone (``answer_from``) is asked once as the
-        window opens. Each turn is then the closure's: a step counted, the options searched, the
+        window opens. Each turn is then: a step counted, the options searched, the
         choice traced as a pass or made (one of the options just offered without checking it again,
         any other tried against its requirements: ``make``), a refused play taken back and chosen
         again (``Game.may_choose_again``), the state checks polled, the players still in it counted
-        again after an elimination. A window nested deeper than Python nests blocks calls the
-        closure."""
+        again after an elimination. A window nested deeper than Python nests blocks is written as a
+        function of its own (``apart``)."""
         if self.nesting + 2 > _MAX_NESTING:         # (its loop and its ``try``)
-            return None
+            return self.apart(s, ind, self.b_Window)
         names = [a for part in A.menu_parts(s.menu) for a in part.actions]
         plays = [n for n in names if n != "pass"]
         span = self.writer.constant(s.span)
@@ -391,7 +428,7 @@ class BlockWriter:
                 f"{ind}for {card} in (({moved},) if type({moved}) is _Card else _as_list_copy({moved})):"]
 
     def b_Draw(self, s, ind):
-        """``draw N from ZONE to ZONE`` (``Compiler.s_Draw`` in place): up to N cards moved from the
+        """``draw N from ZONE to ZONE``: up to N cards moved from the
         top of the one to the bottom of the other, one by one (``Game.move_card``), and traced once,
         saying how many were drawn and, when fewer, that the source ran out."""
         span = self.writer.constant(s.span)
@@ -419,7 +456,7 @@ class BlockWriter:
                 f"{ind}_G.events.append((f.rule, 'draw', {text}, {acting_source('_owner')}, {{'count': {drawn}}}))"]
 
     def b_Reveal(self, s, ind):
-        """``reveal CARDS`` (``Compiler.s_Reveal`` in place): each card turned face up (a change only if
+        """``reveal CARDS``: each card turned face up (a change only if
         it was face down), the event ``revealed`` traced for it and its triggers run, card by card."""
         span, card = self.writer.constant(s.span), self.writer.local("_card")
         refused = _fstring("only a card is revealed, not ", f"_value_words({card})", "")
@@ -442,16 +479,17 @@ class BlockWriter:
         return lines
 
     def b_Initiate(self, s, ind):
-        """``initiate "KIND" abilities of CARDS [ordered by PLAYER]`` (``Compiler.s_Initiate`` in place):
+        """``initiate "KIND" abilities of CARDS [ordered by PLAYER]``:
         the abilities of that kind (by kind or name) of each card, found by its title, collected card by
         card (a value not a card refused as it is met); when more than one is found and the statement
         names who orders them, that player orders them (``order_abilities``); then each is traced as
         initiated and its body run in a frame of its own, ``this`` its card, acting its card's owner (a
         card no one owns: whoever acts). Which abilities each title has is known as the rules are
         written: only the titles with some are held (``_Initiated``, each ability's words and body). A
-        statement nested deeper than Python nests blocks (its two loops) calls the closure."""
+        statement nested deeper than Python nests blocks (its two loops) is written as a function of its
+        own (``apart``)."""
         if self.nesting + 2 > _MAX_NESTING:
-            return None
+            return self.apart(s, ind, self.b_Initiate)
         compiler, kind = self.compiler, s.ability.lower()
         of_title, made = {}, {}
         for title, definition in compiler.gamedef.cards.items():
@@ -806,12 +844,118 @@ class BlockWriter:
                   f" {to_who}, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
         return lines
 
+    # ------------------------------------------------------------------ statements written as calls
+    # (the values in place, the work in ``runtime/operations.py``)
+    def b_Create(self, s, ind):
+        return [f"{ind}_create(f, {self.expr(s.destination)}, {self.expr(s.cards)})"]
+
+    def b_Shuffle(self, s, ind):
+        return [f"{ind}_shuffle(f, {self.expr(s.zone)})"]
+
+    def b_Conceal(self, s, ind):
+        watched = self.compiler.watches("face-up")
+        return [f"{ind}_conceal(f, {self.expr(s.cards)}, {watched!r}, {self.writer.constant(s.span)})"]
+
+    def chooser_again(self, s, ind) -> list:
+        """The line working the chooser out again after the choice, when it reads the variable chosen
+        (as the trace names the chooser then)."""
+        return [f"{ind}_who = {self.expr(s.chooser)}"] if s.var in A.names_in(s.chooser) else []
+
+    def b_ChooseNumber(self, s, ind):
+        """``PLAYER chooses VAR from LOW to HIGH``: the numbers listed, then the chooser asked."""
+        span, prompt = self.writer.constant(s.span), s.prompt or f"choose {s.var}"
+        return [f"{ind}_opts = list(range({self.expr(s.low)}, {self.expr(s.high)} + 1))",
+                f"{ind}_who = {self.expr(s.chooser)}",
+                f"{ind}_ans = _decide(f, _who, 'number', _opts, {prompt!r}, False, {span})",
+                f"{ind}_V[{s.var!r}] = _ans",
+                *self.chooser_again(s, ind),
+                f"{ind}_G.record(f.rule, 'decision', f'{{_who}} chooses {{_ans}}', _who, choice=_ans)"]
+
+    def b_Order(self, s, ind):
+        """``PLAYER orders VAR from OPTIONS``: fewer than two options are their own order, unasked and
+        untraced."""
+        span, prompt = self.writer.constant(s.span), s.prompt or "order"
+        return [f"{ind}_opts = _as_list_copy({self.expr(s.options)})",
+                f"{ind}if len(_opts) < 2:",
+                f"{ind}    _V[{s.var!r}] = list(_opts)",
+                f"{ind}else:",
+                f"{ind}    _who = {self.expr(s.chooser)}",
+                f"{ind}    _ans = _decide(f, _who, 'order', _opts, {prompt!r}, False, {span})",
+                f"{ind}    _V[{s.var!r}] = list(_ans)",
+                *self.chooser_again(s, ind + "    "),
+                f"{ind}    _G.record(f.rule, 'decision', f'{{_who}} orders {{_words(list(_ans))}}', _who)"]
+
+    def b_May(self, s, ind):
+        """``PLAYER may PROMPT { ... } otherwise { ... }``: asked yes or no, the answer traced, then the
+        block it chooses run in place (as ``if``'s are)."""
+        span = self.writer.constant(s.span)
+        answered = _fstring("", "_who", " answers ", "_words(bool(_ans))", f": {s.prompt}")
+        lines = [f"{ind}_who = {self.expr(s.chooser)}",
+                 f"{ind}_ans = _decide(f, _who, 'may', [True, False], {s.prompt!r}, False, {span})",
+                 f"{ind}_G.record(f.rule, 'decision', {answered}, _who)",
+                 f"{ind}if _ans:",
+                 *self.nested(s.body, ind + "    ", 0)]
+        if s.otherwise:
+            lines += [f"{ind}else:", *self.nested(s.otherwise, ind + "    ", 0)]
+        return lines
+
+    def b_Pick(self, s, ind):
+        return [f"{ind}_V[{s.var!r}] = _pick(f, {self.expr(s.options)}, {self.writer.constant(s.span)})"]
+
+    def b_Roll(self, s, ind):
+        span = self.writer.constant(s.span)
+        return [f"{ind}_V[{s.var!r}] = _roll(f, {self.expr(s.count)}, {s.dice!r}, {span})"]
+
+    def b_Turn(self, s, ind):
+        """``turn PLAYER { MENU }`` (``operations.turn``): what its menu is, and the triggers listening
+        to a turn's beginning and end, held as the rules are written."""
+        triggers = self.compiler.triggers
+        menu = op.TurnMenu(s.menu, triggers.get(("begin", "turn", "")), triggers.get(("end", "turn", "")))
+        c = self.writer.constant
+        return [f"{ind}_turn(f, {self.expr(s.player)}, {c(menu)}, {c(s.span)})"]
+
+    def b_Perform(self, s, ind):
+        args = "(" + "".join(f"{self.expr(a)}, " for a in s.args) + ")"
+        span = self.writer.constant(s.span)
+        return [f"{ind}_perform(f, {s.action!r}, {self.expr(s.actor)}, {args}, {span})"]
+
+    def b_Require(self, s, ind):
+        """``require CONDITION, citing RULE: MESSAGE``: the rule cited counts as exercised; a condition
+        that does not hold refuses the play."""
+        c = self.writer.constant
+        return [f"{ind}_G.exercised.add({s.cite!r})",
+                f"{ind}if not ({self.test(s.condition)}):",
+                f"{ind}    raise _Violation({s.cite!r}, {c(s.message)}, None, {c(s.span)})"]
+
+    def b_Modify(self, s, ind):
+        """``modify TARGET by VALUE DURATION``: what it modifies worked out (its key and words), then
+        its value (``operations.modify``). 'for next' lasts only a round, refused as it runs."""
+        x, d, c = s.target, s.duration, self.writer.constant
+        if isinstance(x, A.Call):
+            args = "(" + "".join(f"{self.expr(a)}, " for a in x.args) + ")"
+            lines = [f"{ind}_mk, _ma = _value_modified({x.name!r}, {args})"]
+        elif isinstance(x, A.Name):
+            key = ("value", x.name, ()) if x.name in self.compiler.gamedef.values else ("field", x.name)
+            lines = [f"{ind}_mk, _ma = {c((key, x.name))}"]
+        else:
+            lines = [f"{ind}_mk, _ma = _attribute_modified({self.expr(x.subject)}, {x.name!r})"]
+        if d.kind == "for_next" and d.milestone != "round":
+            message = "'for next' lasts a round: write 'for next round'"
+            return lines + [f"{ind}raise _G.error({message!r}, f.rule, {c(s.span)})"]
+        return lines + [f"{ind}_modify(f, _mk, _ma, {s.op!r}, {self.expr(s.value)}, {c(d)})"]
+
+    def b_Win(self, s, ind):
+        return [f"{ind}_win(f, {self.expr(s.players)})"]
+
+    def b_Eliminate(self, s, ind):
+        return [f"{ind}_eliminate(f, {self.expr(s.players)})"]
+
 
 class _Initiated:
     """An ability an ``initiate`` written in place may initiate (``BlockWriter.b_Initiate``): the words
     the trace gives after its card's (``: Old Library (at the start of the round) initiates``), and
     its body, compiled when it is first initiated, not as the statement is written (an ability may
-    initiate abilities itself), and shared with the closures (``Compiler.ability_body``)."""
+    initiate abilities itself), one for every ``initiate`` (``Compiler.ability_body``)."""
 
     __slots__ = ("compiler", "ability", "words", "body")
 
@@ -827,7 +971,7 @@ class _Initiated:
 
 def _order_initiated(f, found: list, chooser, ability: str, span, made: dict) -> list:
     """The ``(card, _Initiated)`` pairs ``found`` in the order ``chooser`` gives them
-    (``compiler.order_abilities``, which is asked about the abilities themselves)."""
+    (``operations.order_abilities``, which is asked about the abilities themselves)."""
     ordered = order_abilities(f, [(card, entry.ability) for card, entry in found], chooser, ability, span)
     return [(card, made[id(ability_)]) for card, ability_ in ordered]
 

@@ -1,7 +1,10 @@
 """Operations: what compiled rules call at run time, beside what the generated code writes inline.
 
-In: a frame (``f``: the game in play, the variables, the rule running) and the values a statement
-works on. Out: the statement's effect on the game, or a positioned error naming the rule.
+In: a frame (``f``: the game in play, the variables, the rule running), the values a statement works
+on, worked out by the code written for it (``program/statements.py``), and what is known of it as the
+rules are written (its span, names and texts). Out: the statement's effect on the game (its events
+traced, its decisions asked, its random draws made), the value it binds, or a positioned error naming
+the rule.
 """
 
 from __future__ import annotations
@@ -9,9 +12,11 @@ from __future__ import annotations
 from itertools import repeat as _each_time
 from operator import is_
 
+from ..diagnostics import ForcedPickRefused
 from ..parse import ast as A
-from .records import Decision, Play, Violation
-from .state import Card, Zone, words
+from .builtins import value_words
+from .records import Decision, GameOver, Modifier, Play, Violation
+from .state import Card, Player, Zone, words
 
 
 def as_list(value) -> list:
@@ -230,3 +235,254 @@ def explain(exc) -> str:
     if "unsupported operand" in text or "not supported between" in text:
         return "these values cannot be compared or added"
     return text
+
+
+# ---------------------------------------------------------------- statements written as calls
+def decide(f, player, kind: str, options: list, prompt, hidden: bool, span):
+    """The answer of ``player`` to a decision of ``kind`` among ``options``: an agent that answers from
+    the options alone is asked so, with no ``Decision`` made (but not to order: the order is its
+    answer); ``Game.decide`` refuses a choice with no option."""
+    game = f.game
+    answer_from = getattr(game.agent, "answer_from", None)
+    if answer_from is not None and options and kind != "order":
+        return answer_from(options)
+    return game.decide(Decision(player, kind, options, f.rule, prompt, hidden, span))
+
+
+def create(f, zone, cards):
+    """``create CARDS in ZONE``: new cards of the titles ``cards`` names (a deck's entries, a title, a
+    list of titles), owned by the zone's owner, traced by their count."""
+    game = f.game
+    titles = []
+    if isinstance(cards, A.Deck):
+        for count, title in cards.entries:
+            titles += [title] * count
+    else:
+        titles = [cards] if isinstance(cards, str) else list(cards)
+    game.create_cards(titles, zone.owner, zone, f.rule)
+    game.record(f.rule, "create", f"{len(titles)} card{'s' if len(titles) != 1 else ''} into {zone}", f.actor)
+
+
+def shuffle(f, zone):
+    """``shuffle ZONE``: its cards in a random order, or in the order a scenario fixed for it."""
+    game = f.game
+    forced, was_forced = game._forced(f"order {zone}")
+    if was_forced:
+        zone.cards[:] = forced_order(zone.cards, forced)
+    else:
+        game.rng.shuffle(zone.cards)
+    game.zone_reordered(zone)
+    game.record(f.rule, "random", f"{zone} is shuffled" + (" (order fixed by the scenario)" if was_forced else ""),
+                f.actor, random="shuffle")
+
+
+def conceal(f, cards, watched: bool, span):
+    """``turn CARDS face down``: each card face up turned face down and traced, its title unsaid in a
+    hidden zone (the others see no card's face there); ``watched``: a state check reads faces."""
+    game = f.game
+    for card in as_list(cards):
+        if type(card) is not Card:
+            raise game.error(f"only a card is turned face down, not {value_words(card)}", f.rule, span)
+        if card.face_up:
+            card.face_up = False
+            game.written["face-up"] = game.version
+            if watched:
+                game.watched_writes += 1
+            zone = card.zone
+            shown = f"a card in {zone}" if zone is not None and zone.hidden else card.title
+            game.record(f.rule, "conceal", f"{shown} is turned face down", f.actor, card=card.id)
+
+
+def pick(f, options, span):
+    """``pick VAR at random from OPTIONS``: one of the options drawn at random, or the one a scenario
+    fixed (refused when it is none of them), traced; returned for the variable."""
+    game = f.game
+    opts = as_list(options)
+    if not opts:
+        raise game.error("nothing to pick from at random", f.rule, span)
+    forced, was_forced = game._forced("pick")
+    if was_forced:
+        matches = [o for o in opts if words(o) == forced or o == forced]
+        if not matches:
+            error = game.error(f"the random pick is fixed to {forced}, which is not one of {words(opts)}", f.rule,
+                               span)
+            raise ForcedPickRefused(error.diagnostics, forced, words(opts))
+        answer = matches[0]
+    else:
+        answer = opts[game.rng.randrange(len(opts))]
+    game.record(f.rule, "random", f"{words(answer)} is picked at random from {words(opts)}", f.actor,
+                random="pick", choice=words(answer))
+    return answer
+
+
+def roll(f, count, dice_name: str, span) -> list:
+    """``roll N DICE dice as VAR``: each die's face drawn at random, or fixed by a scenario, traced;
+    the faces returned for the variable."""
+    game = f.game
+    dice = game.gamedef.dice[dice_name]
+    if count < 0:
+        raise game.error(f"cannot roll a negative number of dice ({count})", f.rule, span)
+    if count > DICE_LIMIT:
+        raise game.error(f"cannot roll {count} dice: a roll has at most {DICE_LIMIT}", f.rule, span)
+    faces = []
+    for _ in range(count):
+        forced, was_forced = game._forced(f"dice {dice_name}")
+        faces.append(forced if was_forced else dice.faces[game.rng.randrange(len(dice.faces))])
+    game.record(f.rule, "random", f"{count} {dice_name} dice roll {', '.join(faces)}", f.actor, random="dice",
+                faces=faces)
+    return faces
+
+
+def perform(f, action: str, actor, args: tuple, span):
+    """``perform ACTION(ARGS) by PLAYER``: the play tried against its requirements and made; one that
+    they refuse is an error of the rule making it, which no player can take back."""
+    game = f.game
+    try:
+        game.attempt(Play(action, actor, args), f.rule)
+    except Violation as v:
+        raise game.error(f"rule {f.rule} makes a play that rule {v.rule} refuses: {v.message}", f.rule,
+                         span) from None
+
+
+def value_modified(name: str, values: tuple) -> tuple:
+    """What a modifier on the named value of these arguments modifies: its key, and its words
+    (``income(ann)``)."""
+    return ("value", name, values), f"{name}({', '.join(words(v) for v in values)})" if values else name
+
+
+def attribute_modified(obj, name: str) -> tuple:
+    """What a modifier on a player's or card's attribute modifies: its key, and its words (``Eddard
+    Stark's strength``)."""
+    return ("attr", obj.name if isinstance(obj, Player) else obj.id, name), f"{obj}'s {name}"
+
+
+#: How the trace words each kind of a modifier's duration (``until the end of the round``).
+_LASTING = {"until_end": "until the end of the {}", "for_this": "for this {}", "for_next": "for the next {}"}
+
+
+def modify(f, key: tuple, about: str, op: str, value, duration):
+    """``modify ... until the end of the round``: the modifier added and traced (``for next round``
+    waits for the round to begin)."""
+    game = f.game
+    modifier = Modifier(key, op, value, f.rule, (duration.milestone, duration.name), duration.kind == "for_next",
+                        about)
+    game.add_modifier(modifier)
+    lasting = _LASTING[duration.kind].format(duration.milestone)
+    game.record(f.rule, "modifier", f"modifier: {modifier.describe()} {lasting}", f.actor)
+
+
+def win(f, players):
+    """``PLAYERS win``: the game ends, won by them (none: a draw)."""
+    game = f.game
+    winners = as_list(players)
+    game.winners = winners
+    if not winners:         # 'win' of an empty list or none: the game ends with no winner
+        text = "the game ends with no winner (a draw)"
+    else:
+        text = f"{words(winners) if len(winners) != 1 else winners[0]} win{'s' if len(winners) == 1 else ''} the game"
+    game.record(f.rule, "win", text, f.actor)
+    raise GameOver(winners)
+
+
+def eliminate(f, players):
+    """``eliminate PLAYERS``: each still in the game is out of it, traced."""
+    game = f.game
+    for p in as_list(players):
+        if not p.eliminated:
+            p.eliminated = True
+            game.eliminations += 1
+            game.watched_writes += 1
+            game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
+
+
+class TurnMenu:
+    """What a ``turn`` statement's menu is, known as the rules are written (``turn``): each part with
+    whether it ends after ``n`` plays and whether the player may pass, and how the trace words a pass
+    that ends it; the triggers listening to the turn's beginning and end (None: none listens); and,
+    for each part made of parts joined by 'and', which of them each play belongs to."""
+
+    __slots__ = ("parts", "begun", "ended", "part_of")
+
+    def __init__(self, menu, begun, ended):
+        parts = [(part, getattr(part, "count", "") in ("one", "n", "up-to"),
+                  getattr(part, "count", "") in ("any", "up-to")) for part in menu]
+        # "ann passes, on to perform-function" (a pass in the last part ends the turn: "ann passes")
+        on_to = [", on to " + " or ".join(a for p in A.menu_parts([later]) for a in p.actions)
+                 if later is not None else "" for later in [part for part, _, _ in parts[1:]] + [None]]
+        self.parts = list(zip(parts, on_to))
+        self.begun, self.ended = begun, ended
+        self.part_of = {id(part): in_any_order_parts(part) for part, _, _ in parts if type(part) is A.InAnyOrder}
+
+
+def turn(f, player, menu: TurnMenu, span):
+    """``turn PLAYER { MENU }``: the player's turn begins (traced, its triggers run), the player makes
+    the plays of each part of the menu in order, then it ends (traced, its triggers run, the modifiers
+    lasting for a turn expire). A player out of the game has no turn."""
+    game = f.game
+    if type(player) is Player and player.eliminated:
+        # out of the game: no turn (a 'for each' over the players listed before the elimination still
+        # names them)
+        game.record(f.rule, "log", f"{player} is out of the game: no turn", player)
+        return
+    actions = game.actions
+    prompt = f"{player}'s turn"
+    # (an agent that answers from the options alone is asked so, with no Decision made; ``decide``
+    # refuses a play with no option)
+    answer_from = getattr(game.agent, "answer_from", None)
+    # (``Game.emit``, written in place, here and where the turn ends)
+    game.events.append((f.rule, "event", f"{player}'s turn begins", "", {"event": "begin turn"}))
+    if menu.begun:
+        game.run_triggers(menu.begun, "begin", f.rule, (player,))
+    for (part, limited, optional), then in menu.parts:
+        if type(part) is A.InAnyOrder:
+            in_any_order(f, game, player, part, then, span, menu.part_of[id(part)])
+            continue
+        used, made = set(), 0
+        names = part.actions
+        while True:
+            if getattr(player, "eliminated", False):
+                break               # eliminated during the turn: it ends here
+            if limited and made >= part.n:
+                break
+            if used and not part.repeats:
+                names = [a for a in part.actions if a not in used]
+            options = game.legal_plays(player, names)
+            may_pass = optional or "pass" in names
+            if may_pass:
+                options.append(game.passes[player.seat])
+            game.steps += 1
+            if game.steps > game.step_budget:
+                raise game.over_budget(f.rule)
+            choice = answer_from(options) if answer_from is not None and options else \
+                game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
+            if choice.player is not player:
+                raise Violation(f.rule, f"it is {player}'s turn, not {choice.player}'s", choice, span)
+            try:
+                if not (choice.action == "pass" and may_pass) and choice.action not in names:
+                    allowed = ", ".join(list(names) + (["pass"] if may_pass else []))
+                    raise Violation(f.rule, f"{choice.action} is not a play of this part of the turn "
+                                    f"(now: {allowed})", choice, span)
+                if choice.action != "pass" and any(map(is_, options, _each_time(choice))):
+                    actions[choice.action].play(game, choice)     # one of those offered: legal
+                elif choice.action == "pass" and then and (optional or made + 1 >= part.n):
+                    # (a pass that ends its part: one that counts as a play of a part of '2 of flip,
+                    # pass' leaves the player in it)
+                    game.record(f.rule, "pass", f"{player} passes{then}", player)
+                else:
+                    game.attempt(choice, f.rule)
+            except Violation as refused:
+                if not game.may_choose_again(refused, player):
+                    raise
+                continue                # refused and taken back: the player chooses again
+            if choice.action == "pass":
+                if optional:
+                    break
+            used.add(choice.action)
+            made += 1
+            if game.checked_at != game.version and game.checks:
+                game.run_checks()
+    game.events.append((f.rule, "event", f"{player}'s turn ends", "", {"event": "end turn"}))
+    if menu.ended:
+        game.run_triggers(menu.ended, "end", f.rule, (player,))
+    if game.modifiers:
+        game.expire("turn", "", f.rule)
