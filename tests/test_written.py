@@ -951,3 +951,76 @@ def test_initiate_written_in_place(change, refused, answer_from):
         assert [kind for _, kind, *_ in asked] == ["order", "order"]
     else:
         assert _refusal(error) == refused
+
+
+CALLS = '''
+game t "T" { players 2 to 2 }
+state { game counter x = 0  player zone hand  zone pile }
+dice coin { faces heads, tails }
+card type good { strength: number }
+card "Rope" good { strength 1 }
+rule 1 "Do" {
+  text "Do."
+  action refused "refused" by p { require x > 5 cite 1 "Not yet." }
+  BODY
+}
+flow { begin round run 1 end round }
+'''
+
+
+@pytest.mark.parametrize("body, stopped, last", [
+    ("pick v at random from []", ("RuntimeRuleError", "nothing to pick from at random", 3), "the round begins"),
+    ('pick v at random from ["Rope", "Bell"]',         # fixed to a title that is none of them
+     ("ForcedPickRefused", "the random pick is fixed to Lamp, which is not one of [Rope, Bell]", 3),
+     "the round begins"),
+    ("roll x - 1 coin dice as r", ("RuntimeRuleError", "cannot roll a negative number of dice (-1)", 3),
+     "the round begins"),
+    ("roll x + 1001 coin dice as r",
+     ("RuntimeRuleError", "cannot roll 1001 dice: a roll has at most 1000", 3), "the round begins"),
+    ("conceal [first(cards(pile)), first([x])]",
+     ("RuntimeRuleError", "only a card is turned face down, not none", 3), "the round begins"),
+    ("perform refused by first(players)",
+     ("RuntimeRuleError", "rule 1 makes a play that rule 1 refuses: Not yet.", 3), "the round begins"),
+    ("shuffle first([x])", ("RuntimeRuleError", f"{_CANNOT} ('int' object has no attribute 'cards')", 3),
+     "the round begins"),
+    ("eliminate first([x])",
+     ("RuntimeRuleError", f"{_CANNOT} ('int' object has no attribute 'eliminated')", 3), "the round begins"),
+    ("win first([x])", None, "0 wins the game"),
+    ("turn of first([x]) { any number of refused }",
+     ("RuntimeRuleError", f"{_CANNOT} ('int' object has no attribute 'seat')", 3), "0's turn begins"),
+    ("create first(cards(pile)) into pile", ("RuntimeRuleError", f"{_CANNOT} (a value is none)", 3),
+     "the round begins"),
+    ("modify first([x]).strength by 1 until end of round",
+     ("RuntimeRuleError", f"{_CANNOT} ('int' object has no attribute 'id')", 3), "the round begins"),
+    ("modify x by first(cards(pile)) until end of round", None, "modifier expires: x by none (made by rule 1)"),
+    ('first(players) may "Go?" { increase x by none } else { log "no" }',     # at the statement inside
+     ("RuntimeRuleError", f"{_CANNOT} (a value is none)", 30), "a answers yes: Go?"),
+    ("first(players) orders o from [1, 2, 3]", None, "the round ends"),
+    ("first(players) chooses number n from 1 to none", ("RuntimeRuleError", f"{_CANNOT} (a value is none)", 3),
+     "the round begins"),
+    ("skip this step", None, "the round ends"),
+])
+def test_statements_written_as_calls_stop_where_the_rules_go_wrong(body, stopped, last, tmp_path):
+    """The statements whose work ``runtime/operations.py`` does (``pick``, ``roll``, ``conceal``,
+    ``perform``, ``shuffle``, ``eliminate``, ``win``, ``turn``, ``create``, ``modify``) and those
+    written in place around their decisions (``may``, ``orders``, ``chooses number``) or jumps
+    (``skip``): a value the checker cannot know is wrong stops the game with the words of the
+    statement's own refusal or a wrong kind of value, at the statement (inside ``may``, at the one in
+    its block); the trace up to there."""
+    path = tmp_path / "t.ludex"
+    path.write_text(CALLS.replace("BODY", body), encoding="utf-8")
+    loaded = load_paths("t", [path])
+    assert loaded.ok, loaded.diagnostics
+    game = Game(loaded.game, ["a", "b"], RandomAgent(1))
+    game.force("pick", "Lamp")
+    try:
+        game.run()
+        got = None
+    except RuntimeRuleError as exc:
+        (d,) = exc.diagnostics
+        assert (d.rule, d.span.line) == ("1", 10)
+        got = (type(exc).__name__, d.message, d.span.column)
+    assert got == stopped
+    assert game.trace[-1].text == last
+    if body == "skip this step":
+        assert game.trace[-2].text == "step 1 is skipped"
