@@ -5,7 +5,7 @@ it is not. Wall-clock games/s is shown too, as measured.
 
 For each bundled game (or those given):
 
-1. 1,000 whole games (seeds 1 to 1,000) played by random agents with ``ludex.compliance.core.simulate``
+1. 1,000 whole games (seeds 1 to 1,000) played by random agents with ``ludex.compliance.simulation.simulate``
    on every core (``--jobs``): the problems found (must be none: the benchmark exits 1 otherwise),
    games per second of wall time, CPU milliseconds per game and games per CPU-second, and the
    parallel efficiency (CPU seconds of all the games / (wall seconds x jobs)).
@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ludex.engine.agents import RandomAgent  # noqa: E402
-from ludex.compliance.core import (  # noqa: E402
-    default_players, load_for_simulation, render_simulation, simulate, simulate_one)
+from ludex.compliance.recorder import default_players  # noqa: E402
+from ludex.compliance.simulation import load_for_simulation, render_simulation, simulate, simulate_one  # noqa: E402
 from ludex.engine.game import Game  # noqa: E402
 from ludex.resources import bundled_games  # noqa: E402
 

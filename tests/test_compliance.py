@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from ludex.compliance import core as C
+from ludex.compliance.checker import LogChecker, check_log, check_log_text, render_report
+from ludex.compliance.log import load_log, parse_log
+from ludex.compliance.recorder import record_game
+from ludex.compliance.simulation import load_for_simulation, render_simulation, simulate, simulate_one
 from ludex.engine.agents import RandomAgent
 from ludex.cli import main
 from ludex.diagnostics import SourceError
@@ -61,15 +64,15 @@ def test_every_bundled_game_has_example_logs_legal_and_illegal():
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_example_log_gets_the_verdict_it_states(path):
     gamedef = game(path.parent.name)
-    report = C.check_log(gamedef, C.load_log(gamedef, path))
+    report = check_log(gamedef, load_log(gamedef, path))
     expected = expectation(path)
     if expected is None:
-        assert report.ok, C.render_report(gamedef, report)
+        assert report.ok, render_report(gamedef, report)
         return
     code, rule, line = expected
-    assert len(report.findings) == 1, C.render_report(gamedef, report)
+    assert len(report.findings) == 1, render_report(gamedef, report)
     found = report.findings[0]
-    assert (found.code, found.span.line) == (code, line), C.render_report(gamedef, report)
+    assert (found.code, found.span.line) == (code, line), render_report(gamedef, report)
     if rule:
         assert found.rule == rule
     assert found.span.path == str(path)
@@ -78,7 +81,7 @@ def test_example_log_gets_the_verdict_it_states(path):
 def read(key: str, name: str) -> tuple:
     path = scenarios_dir() / "logs" / key / name
     gamedef = game(key)
-    return gamedef, path, C.check_log(gamedef, C.load_log(gamedef, path))
+    return gamedef, path, check_log(gamedef, load_log(gamedef, path))
 
 
 def test_a_refused_marshal_names_the_rule_its_words_the_options_and_the_state():
@@ -88,7 +91,7 @@ def test_a_refused_marshal_names_the_rule_its_words_the_options_and_the_state():
     assert "marshal(Riverside Holdfast)" in found.options and "pass" in found.options
     assert "marshal(Lady Alys of Oldstones)" not in found.options
     assert any(line.startswith("p1: gold 5") for line in found.state)
-    text = C.render_report(gamedef, report)
+    text = render_report(gamedef, report)
     assert f"{path}:55:1: error[V001]: p1 may not play marshal(Lady Alys of Oldstones)" in text
     assert "(in rule 3.2)" in text and "\n55 | p1 plays marshal(\"Lady Alys of Oldstones\")\n" in text
     assert "   | ^^^^" in text                                     # the caret under the entry
@@ -135,7 +138,7 @@ def huntik_log(edit=None) -> str:
 
 
 def check(text: str, key: str = "huntik", all_violations=False):
-    return C.check_log_text(game(key), text, "<test>", all_violations)
+    return check_log_text(game(key), text, "<test>", all_violations)
 
 
 def line_of(lines, start: str, n: int = 1) -> int:
@@ -149,9 +152,9 @@ def test_all_reports_every_violation_reachable_by_skipping_the_refused_entry():
     text = (scenarios_dir() / "logs" / "agot" / "illegal-marshal-not-active.log").read_text(encoding="utf-8")
     lines = text.splitlines()
     lines[63] = 'p1 plays initiate-challenge("military")'         # line 64 as well: a second military
-    first = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
+    first = check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
     assert [f.span.line for f in first.findings] == [54]
-    every = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>", all_violations=True)
+    every = check_log_text(gamedef, "\n".join(lines) + "\n", "<test>", all_violations=True)
     assert [(f.code, f.rule, f.span.line) for f in every.findings] == [("V001", "3.2", 54), ("V001", "4.2", 64)]
     assert "as if p2 had passed" in every.findings[0].hint
 
@@ -195,7 +198,7 @@ def test_a_decision_of_the_wrong_kind_or_a_choice_that_is_not_offered():
     text = (scenarios_dir() / "logs" / "agot" / "legal-two-rounds.log").read_text(encoding="utf-8")
     lines = text.splitlines()
     lines[line_of(lines, "p1 chooses \"") - 1] = 'p1 chooses "The Crown Regent"'
-    report = C.check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
+    report = check_log_text(gamedef, "\n".join(lines) + "\n", "<test>")
     assert report.findings[0].code == "V004" and report.findings[0].rule == "1.2"
     assert "March to War" in report.findings[0].options
 
@@ -203,15 +206,15 @@ def test_a_decision_of_the_wrong_kind_or_a_choice_that_is_not_offered():
 def test_mistakes_in_a_log_are_reported_before_it_is_played():
     gamedef = game("huntik")
     with pytest.raises(SourceError) as error:
-        C.check_log_text(gamedef, "players p1, p2\np1 plays\n", "bad.log")
+        check_log_text(gamedef, "players p1, p2\np1 plays\n", "bad.log")
     assert error.value.diagnostics[0].code == "E002" and error.value.diagnostics[0].span.line == 2
     text = 'game agot\nplayers p1, p3\np3 plays mvoe("Foundation Seekr")\nforce dice attack: hit\n'
     with pytest.raises(SourceError) as error:
-        C.check_log_text(gamedef, text, "bad.log")
+        check_log_text(gamedef, text, "bad.log")
     codes = sorted(d.code for d in error.value.diagnostics)
     assert codes == ["L001", "L006", "L007"]
     with pytest.raises(SourceError) as error:
-        C.check_log_text(gamedef, 'players p1, p2\np2 plays move("Foundation Seekr")\nwinner p3\n', "bad.log")
+        check_log_text(gamedef, 'players p1, p2\np2 plays move("Foundation Seekr")\nwinner p3\n', "bad.log")
     diagnostics = {d.code: d for d in error.value.diagnostics}
     assert set(diagnostics) == {"L005", "L008"} and "Foundation Seeker" in diagnostics["L008"].hint
 
@@ -221,7 +224,7 @@ def test_a_logs_set_up_and_forced_outcomes_get_the_rules_static_checks_before_an
 
     def found(text):
         with pytest.raises(SourceError) as error:
-            C.check_log_text(gamedef, text, "bad.log")
+            check_log_text(gamedef, text, "bad.log")
         return [(d.code, d.span.line, d.span.column, d.message) for d in error.value.diagnostics]
 
     assert found("players p1, p2\nsetup { set treasury = nosuch(1) }\n") == [
@@ -237,7 +240,7 @@ def test_a_logs_set_up_and_forced_outcomes_get_the_rules_static_checks_before_an
 
 def test_a_log_naming_a_player_twice_is_refused_at_the_second():
     with pytest.raises(SourceError) as error:
-        C.check_log_text(game("huntik"), "players p1, p1\n", "bad.log")
+        check_log_text(game("huntik"), "players p1, p1\n", "bad.log")
     [d] = error.value.diagnostics
     assert (d.code, d.span.line, d.span.column, d.message) == ("L010", 1, 13, "player 'p1' is named twice")
     assert d.related[0].span.column == 9
@@ -250,10 +253,10 @@ def test_a_log_naming_a_player_twice_is_refused_at_the_second():
 def test_a_recorded_game_replays_exactly_and_legally(key):
     gamedef = game(key)
     for seed in (1, 2):
-        played, text = C.record_game(gamedef, seed)
-        checker = C.LogChecker(gamedef, C.parse_log(text, f"{key}-{seed}.log"))
+        played, text = record_game(gamedef, seed)
+        checker = LogChecker(gamedef, parse_log(text, f"{key}-{seed}.log"))
         report = checker.run()
-        assert report.ok, C.render_report(gamedef, report)
+        assert report.ok, render_report(gamedef, report)
         assert report.over and report.winners == [p.name for p in played.winners]
         assert report.accepted == report.entries
         plain = [e.text.replace(" (order fixed by the scenario)", "") for e in played.trace]
@@ -265,9 +268,9 @@ def test_the_test_game_with_dice_and_yes_or_no_questions_replays_too():
     # (seeds whose games roll dice, answer yes-or-no questions and order things: a parade's goods, or a
     # charm's abilities at dusk)
     for seed in (1, 5, 6):
-        played, text = C.record_game(tally(), seed)
+        played, text = record_game(tally(), seed)
         assert "force dice coin:" in text and " answers " in text and " orders " in text
-        report = C.check_log_text(tally(), text, "tally.log")
+        report = check_log_text(tally(), text, "tally.log")
         assert report.ok and report.winners == [p.name for p in played.winners]
 
 
@@ -291,12 +294,12 @@ def test_ludex_run_log_then_check_log(tmp_path, capsys):
 
 
 def test_simulate_one_is_plain_data_and_plays_the_game_ludex_run_plays():
-    result = C.simulate_one("huntik", 5)
+    result = simulate_one("huntik", 5)
     json.dumps(result)
     assert result["status"] in ("won", "draw") and result["problem"] is None
     assert result["replay"] == "ludex run huntik --seed 5"
     assert result["rounds"] == 7 and result["decisions"] > 0 and "500.2" in result["exercised"]
-    again = C.simulate_one("huntik", 5)
+    again = simulate_one("huntik", 5)
     timing = ("seconds", "cpu")
     assert {k: v for k, v in again.items() if k not in timing} == {k: v for k, v in result.items() if k not in timing}
     gamedef = game("huntik")
@@ -312,11 +315,11 @@ GAMES = 10
 @pytest.mark.parametrize("key", bundled_games())
 def test_simulated_games_of_every_bundled_game_run_clean(key):
     game(key)
-    summary = C.simulate(key, GAMES, seed=1, jobs=2)
-    assert summary["problems"] == [], C.render_simulation(summary)
+    summary = simulate(key, GAMES, seed=1, jobs=2)
+    assert summary["problems"] == [], render_simulation(summary)
     assert sum(summary["winners"].values()) == GAMES
     assert summary["coverage"]["reached"] and summary["games_per_second"] > 0
-    text = C.render_simulation(summary)
+    text = render_simulation(summary)
     assert f"{GAMES} games (seeds 1 to {GAMES})" in text and "games/s" in text
 
 
@@ -325,7 +328,7 @@ def test_a_broken_transcription_that_never_ends_is_caught_with_its_seed(tmp_path
     assert source.count("  increase mission-timer by 1\n") == 1
     broken = tmp_path / "huntik.ludex"
     broken.write_text(source.replace("  increase mission-timer by 1\n", ""), encoding="utf-8")
-    summary = C.simulate(str(broken), 3, seed=11, jobs=2, max_rounds=20)
+    summary = simulate(str(broken), 3, seed=11, jobs=2, max_rounds=20)
     assert [p["seed"] for p in summary["problems"]] == [11, 12, 13]
     problem = summary["problems"][0]
     assert problem["status"] == "unfinished" and "did not end within 20 rounds" in problem["problem"]["message"]
@@ -364,8 +367,8 @@ flow { run setup begin game repeat { run 1 } }
 def test_problems_are_classified(tmp_path, body, status):
     path = tmp_path / "tiny.ludex"
     path.write_text(TINY.replace("turn of first(players) { exactly one of go }", body), encoding="utf-8")
-    C.load_for_simulation.cache_clear()
-    result = C.simulate_one(str(path), 3)
+    load_for_simulation.cache_clear()
+    result = simulate_one(str(path), 3)
     assert result["status"] == status, result
     assert result["problem"]["rule"] == "1"
 
@@ -390,7 +393,7 @@ rule 2 "Buy" {
 }
 flow { run 1 run 2 }
 ''', "t.ludex")])
-    report = C.check_log_text(gamedef, 'game t\nplayers ann, bob\nann plays buy("B")\n', "<test>")
+    report = check_log_text(gamedef, 'game t\nplayers ann, bob\nann plays buy("B")\n', "<test>")
     assert [(f.code, f.span.line) for f in report.findings] == [("V005", 3)]
     assert "B is not one of the choices for its c (first(p.hand))" in report.findings[0].message
 
@@ -401,7 +404,7 @@ flow { run 1 run 2 }
 ])
 def test_a_log_in_a_format_for_another_number_of_players_is_refused_before_it_is_played(head, line, message):
     with pytest.raises(SourceError) as error:
-        C.check_log_text(game("agot"), head, "bad.log")
+        check_log_text(game("agot"), head, "bad.log")
     [d] = error.value.diagnostics
     assert (d.code, d.span.line, d.message) == ("L004", line, message)
 
@@ -466,10 +469,10 @@ flow { run 1 run 2 }
 
 def test_an_ordered_copy_number_names_a_copy_offered_counting_from_one():
     gamedef = ordering_game()
-    assert C.check_log_text(gamedef, 'players ann, bob\nann orders ["A #2", "B", "A"]\n', "<test>").ok
+    assert check_log_text(gamedef, 'players ann, bob\nann orders ["A #2", "B", "A"]\n', "<test>").ok
     for copy, message in [("#0", "copy numbers start at #1, the first A offered"),
                           ("#3", "there is no A #3 (2 are offered)")]:
-        report = C.check_log_text(gamedef, f'players ann, bob\nann orders ["B", "A {copy}"]\n', "<test>")
+        report = check_log_text(gamedef, f'players ann, bob\nann orders ["B", "A {copy}"]\n', "<test>")
         [found] = report.findings
         assert (found.code, found.span.line, found.span.column) == ("V007", 2, 18)
         assert found.message == f"ann cannot order A {copy}: {message}"
@@ -490,7 +493,7 @@ def test_a_plays_argument_of_a_kind_its_parameter_never_is_is_refused_before_the
     lines = (scenarios_dir() / "logs" / key / name).read_text(encoding="utf-8").splitlines()
     lines[line - 1] = entry
     with pytest.raises(SourceError) as error:
-        C.check_log_text(game(key), "\n".join(lines) + "\n", "bad.log")
+        check_log_text(game(key), "\n".join(lines) + "\n", "bad.log")
     [d] = error.value.diagnostics
     assert (d.code, d.span.line, d.span.column, d.message) == ("L011", line, column, message)
     assert d.related[0].span.path.endswith(f"{key}.ludex")         # the parameter, in the rules

@@ -1215,7 +1215,7 @@ def test_a_window_over_the_step_budget_counts_its_steps_once():
 
 
 def test_the_simulators_check_at_a_decision_finds_a_break_made_since_the_last_look():
-    from ludex.compliance.core import InvariantBroken, Watch
+    from ludex.compliance.watch import InvariantBroken, Watch
     gamedef = _game_from(MOVE_A_CARD.replace(MOVE, 'rule 2 "Move" { text "Move it, then say." move top(pile) to '
                                                    'other first(players) may "Go on?" { log "on" } }'))
     watch_box = []

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from ludex.cli import main
-from ludex.compliance.core import parse_log
+from ludex.compliance.log import parse_log
 from ludex.diagnostics import SOURCES, Diagnostic, SourceError, Sources, render, render_all
 from ludex.load import load_paths
 from ludex.scenarios.runner import load_scenarios, run_scenario

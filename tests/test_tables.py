@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedInput
 
 from ludex.parse import ast as A
 from ludex.parse import tables as lalr, syntax
-from ludex.compliance.core import LogBuilder
+from ludex.compliance.log import LogBuilder
 from ludex.diagnostics import Diagnostic, SourceError
 from ludex.resources import rules_dir, scenarios_dir
 from test_properties import QUICK, TOKEN, WRAPPED, generated_sources, mutated

@@ -642,7 +642,7 @@ def test_jumps_returned_by_a_procedure_are_taken_as_jumps_raised_are(flow, watch
     from ludex.engine import game as engine
     from ludex.program import statements
     from ludex.runtime import records
-    from ludex.compliance.core import Watch
+    from ludex.compliance.watch import Watch
     # (deeper than Python nests loops: written in a function of its own, which raises it)
     deep = "".join(f"for each v{i} in [1] {{ " for i in range(20)) + "return to 1.2.2" + " }" * 20
     source = JUMPS.replace("DEEP", deep).replace("FLOW", flow)

@@ -430,7 +430,7 @@ def cmd_run(args) -> int:
     recorder = None
     if args.log:
         # imported here, not at the top: only this command needs it, and every command starts faster
-        from .compliance.core import LogRecorder
+        from .compliance.recorder import LogRecorder
         extra = (f" --players {args.players}" if args.players else "") + (f" --format {args.format}" if args.format else "")
         from shlex import quote
         recorder = agent = LogRecorder(agent, gamedef, names, args.seed, args.format,
@@ -443,7 +443,7 @@ def cmd_run(args) -> int:
         game.listen(lambda e: print(format_event(e)))
     if recorder or args.max_rounds is not None:
         # imported here, not at the top: only this command needs it, and every command starts faster
-        from .compliance.core import Watch
+        from .compliance.watch import Watch
         Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)
     kept = True
     try:
@@ -478,7 +478,8 @@ def _write_log(path: Path, text: str) -> bool:
 
 def cmd_check_log(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
-    from .compliance.core import LogReport, check_log, load_log, render_report
+    from .compliance.checker import LogReport, check_log, render_report
+    from .compliance.log import load_log
     gamedef = load_one(args.game)
     if not args.log.is_file():
         print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
@@ -504,7 +505,13 @@ def cmd_check_log(args) -> int:
 
 def cmd_simulate(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
-    from .compliance.core import DEFAULT_MAX_ROUNDS, load_for_simulation, progress_bar, render_simulation, simulate
+    from .compliance.simulation import (
+        DEFAULT_MAX_ROUNDS,
+        load_for_simulation,
+        progress_bar,
+        render_simulation,
+        simulate,
+    )
     if args.seed + args.games - 1 > SEED_MOST:          # game i plays seed S+i: each must be a seed
         args.usage_error(f"argument --seed: {args.games} games from seed {args.seed} go past the last seed, "
                          f"{SEED_MOST}")

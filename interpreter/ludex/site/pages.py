@@ -13,7 +13,7 @@ import re
 from ..check.checks import references_in, walk
 from ..parse import ast as A
 from ..parse.definition import is_numbered
-from .collect import SiteGame, Run, ScenarioFile, rule_label
+from .collect import Run, ScenarioFile, SiteGame, rule_label
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_lines
 

@@ -1,0 +1,156 @@
+"""The invariant watch: a ``Game`` in, hooks on it out, without touching the engine.
+
+``Watch`` wraps ``Game.run_rule`` on the instance: it counts rounds (``round_rule_of``: the rule the
+flow's outer loop begins with) and stops a game past its bound with ``UnendingGame``; it checks the
+state's invariants after every rule run and, through ``check``, at every decision, stopping the
+game with ``InvariantBroken``. ``describe_state`` puts a game's whole state in words.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..diagnostics import Diagnostic, RuntimeRuleError
+from ..engine.game import Game
+from ..parse import ast as A
+from ..parse.definition import GameDef
+from ..runtime.records import GameOver, Goto, _words
+
+
+class UnendingGame(RuntimeRuleError):
+    """A game that ran past its bound of rounds."""
+
+
+class InvariantBroken(RuntimeRuleError):
+    """The state broke its invariants: cards lost or duplicated, a supply or counter out of bounds."""
+
+    def __init__(self, diagnostics, breaks=(), rule=""):
+        super().__init__(diagnostics)
+        self.breaks = list(breaks)
+        self.rule = rule
+
+
+def round_rule_of(gamedef: GameDef) -> tuple[Optional[str], Optional[A.Span]]:
+    """The rule that begins each round, read from the game's flow: the first rule its outer
+    ``repeat`` (or ``while``) runs. None when the flow has no such loop."""
+    if gamedef.flow is None:
+        return None, None
+    for stmt in gamedef.flow.body:
+        if isinstance(stmt, (A.Repeat, A.While)):
+            for inner in stmt.body:
+                if isinstance(inner, A.Run):
+                    return inner.target, stmt.span
+    return None, None
+
+
+class Watch:
+    """Hooks on one game, without touching the engine: ``run_rule`` is wrapped on the instance.
+
+    - rounds: how many times the round rule (``round_rule_of``) began from the flow; past
+      ``max_rounds`` the game is stopped with ``UnendingGame``;
+    - invariants: ``State.invariant_breaks()`` after every rule run (unless the engine checks them
+      itself, ``Game.check_invariants``) and at every decision, through ``check``; a break stops the
+      game with ``InvariantBroken``;
+    - ``on_round(n)`` is called as round n begins."""
+
+    def __init__(self, game: Game, max_rounds: Optional[int] = None, invariants: bool = False,
+                 on_round=None):
+        self.game = game
+        self.rounds = 0
+        self.max_rounds = max_rounds
+        self.invariants = invariants
+        self.on_round = on_round
+        self.round_rule, self.loop_span = round_rule_of(game.gamedef)
+        self.last_rule = ""
+        self._version = self._cards_moved = -1      # the state and its cards when ``check`` last looked
+        original = game.run_rule
+        engine_checks = bool(getattr(game, "check_invariants", False))
+
+        def run_rule(rule_id, frame=None, jumps=False):
+            if rule_id == self.round_rule and game.depth == 0:
+                self.rounds += 1
+                if self.max_rounds is not None and self.rounds > self.max_rounds:
+                    raise UnendingGame([Diagnostic(
+                        "runtime", "R002", f"the game did not end within {self.max_rounds} rounds: rule "
+                        f"{rule_id} was about to begin round {self.rounds}", self.loop_span or A.NOWHERE,
+                        rule=rule_id)])
+                if self.on_round:
+                    self.on_round(self.rounds)
+            if not self.invariants or engine_checks:
+                return original(rule_id, frame, jumps)
+            try:
+                jump = original(rule_id, frame, jumps)     # (a jump returned, ``Game.run_rule``)
+            except (Goto, GameOver):
+                self.check(rule_id)
+                raise
+            self.check(rule_id)
+            return jump
+
+        game.run_rule = run_rule
+
+    def check(self, rule: str = ""):
+        if not self.invariants:
+            return
+        game = self.game
+        if game.version == self._version:
+            return          # nothing changed since the last look, which found the state sound
+        # Since the last look (the engine's, after a rule, or this one), only the zones the engine
+        # notes as changed may have changed: the others are as that look found them.
+        moved = game.cards_moved != self._cards_moved
+        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(game.zones_changed),
+                                             placed=set(game.cards_placed))
+        self._version, self._cards_moved = game.version, game.cards_moved
+        if breaks:
+            where = f"after rule {rule} ran" if rule else "here"
+            raise InvariantBroken([Diagnostic(
+                "runtime", "R003", f"the state is impossible {where}: " + "; ".join(breaks),
+                self.game.current_span or A.NOWHERE, rule=rule)], breaks, rule)
+
+
+#: The words of the engine's own invariant check (``Game.check_invariants``).
+INCONSISTENT = "the game is inconsistent"
+
+
+# ================================================================== the state, in words
+
+
+def describe_state(game: Game, watch: Optional[Watch] = None) -> list[str]:
+    """The whole state as a judge reads it: game entries, then each player's; the cards of every
+    zone that holds any (a hidden ordered pile, or a long one, by its count)."""
+    s = game.state
+
+    def entries(fields: dict) -> list[str]:
+        parts = []
+        for name, value in fields.items():
+            if isinstance(value, bool):
+                if value:
+                    parts.append(name)
+            elif value is not None:
+                parts.append(f"{name} {_words(value)}")
+        return parts
+
+    def zones(table: dict) -> list[str]:
+        parts = []
+        for zone in table.values():
+            if not zone.cards:
+                continue
+            if (zone.hidden and zone.ordered) or len(zone.cards) > 10:
+                parts.append(f"{zone.name} {len(zone.cards)} card{'s' if len(zone.cards) != 1 else ''}")
+            else:
+                parts.append(f"{zone.name}: " + ", ".join(c.title for c in zone.cards))
+        return parts
+
+    lines = []
+    if watch is not None and watch.round_rule:
+        lines.append(f"round {watch.rounds}")
+    game_parts = entries(s.fields) + zones(s.zones)
+    lines.append("game: " + ("; ".join(game_parts) if game_parts else "-"))
+    for p in s.players:
+        parts = entries(p.fields) + zones(p.zones)
+        lines.append(f"{p.name}{' (eliminated)' if p.eliminated else ''}: " + ("; ".join(parts) if parts else "-"))
+    for m in game.modifiers:
+        kind, name, *rest = m.key
+        target = (f"{name}({', '.join(_words(a) for a in rest[0])})" if rest and rest[0] else name) \
+            if kind == "value" else name if kind == "field" else f"{name}.{rest[0]}"
+        lines.append(f"modifier from rule {m.rule}: {target} {m.op} {_words(m.value)}")
+    return lines
