@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from ludex.diagnostics import SourceError  # noqa: E402
 from ludex.resources import rules_dir  # noqa: E402
-from ludex.parse.syntax import Builder, _check_nesting, parse_rules, parser, tables  # noqa: E402
+from ludex.parse.mistakes import check_nesting  # noqa: E402
+from ludex.parse.syntax import Builder, parse_rules, parser, tables  # noqa: E402
 
 TARGET_LINES_PER_SECOND = 10_000
 SMALL_FILE = ROOT / "tests" / "golden" / "parse" / "agot_excerpt.ludex"
@@ -234,7 +235,7 @@ def main(argv=None) -> int:
     text = synthetic(20_000)
     lines = text.count("\n") + 1
     whole = whole[20_000][1]
-    scan = best_time(lambda: _check_nesting(text, "<scan>"), repeat)
+    scan = best_time(lambda: check_nesting(text, "<scan>"), repeat)
     lark = best_time(lambda: Builder("<lark>").build(parser("rules").parse(text)), repeat)
     print(f"  where the 20,000 lines go: nesting scan {scan / whole:.0%}, tables and AST builder "
           f"{max(0.0, whole - scan) / whole:.0%}")

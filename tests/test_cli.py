@@ -319,7 +319,8 @@ def test_a_yes_or_no_answer_that_is_neither_says_so_in_words(tmp_path, capsys):
 @pytest.mark.parametrize("start", ["rules", "scenario", "log"])
 def test_no_grammar_terminal_is_named_by_its_grammar_name(start):
     """Every terminal a syntax error can expect is said in words: a phrase, or the keyword itself."""
-    from ludex.parse.syntax import _TOKEN_WORDS, _describe, parser
+    from ludex.parse.grammars import parser
+    from ludex.parse.mistakes import _TOKEN_WORDS, _describe
     phrases = set(_TOKEN_WORDS.values())
     for terminal in parser(start).terminals:
         words = _describe(terminal.name, start)

@@ -20,7 +20,8 @@ from conftest import relative
 from ludex.check.checks import check
 from ludex.diagnostics import SourceError, render_all
 from ludex.parse.definition import assemble
-from ludex.parse.syntax import MISTAKES, SCENARIO_MISTAKES, parse_rules, parse_scenarios
+from ludex.parse.mistakes import MISTAKES, SCENARIO_MISTAKES
+from ludex.parse.syntax import parse_rules, parse_scenarios
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))

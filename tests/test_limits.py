@@ -22,7 +22,9 @@ from ludex.diagnostics import SOURCES, Diagnostic, SourceError, Sources, render,
 from ludex.load import load_paths
 from ludex.scenarios.runner import load_scenarios, run_scenario
 from ludex.parse.ast import Span
-from ludex.parse.syntax import MAX_DIGITS, MAX_NESTING, parse_rules, parse_scenarios
+from ludex.parse.builders import MAX_DIGITS
+from ludex.parse.mistakes import MAX_NESTING
+from ludex.parse.syntax import parse_rules, parse_scenarios
 
 MINI = '''game mini "Mini" {
   source main "Rules" version "1"
@@ -295,7 +297,7 @@ def test_a_long_run_of_letters_before_a_misspelt_statement_is_reported_at_once(w
 @pytest.mark.parametrize("text", ["", "a", "  ", "a b", "first-player  ", "x--y", "a-1b", "9lives", "_a-b_ \n ",
                                   "a-", "-a", "é ab", "a\u00a0", "a\u2028", "ab-cd-", "ab\n  cd-ef \t"])
 def test_the_word_before_an_error_is_what_the_search_found(text):
-    from ludex.parse.syntax import _WORD_BEFORE, _word_before
+    from ludex.parse.mistakes import _WORD_BEFORE, _word_before
     for offset in range(len(text) + 1):
         found, searched = _word_before(text, offset), _WORD_BEFORE.search(text, 0, offset)
         assert (found and (found.start(1), found.group(1))) == (searched and (searched.start(1), searched.group(1)))

@@ -23,7 +23,8 @@ from ludex.check.checks import check
 from ludex.diagnostics import SourceError, render_all
 from ludex.parse.definition import assemble
 from ludex.resources import grammar_dir, rules_dir
-from ludex.parse.syntax import MAX_NESTING, parse_rules
+from ludex.parse.mistakes import MAX_NESTING
+from ludex.parse.syntax import parse_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 QUICK = settings(deadline=None, derandomize=True, database=None,

@@ -19,8 +19,9 @@ from typing import Optional
 
 from ..diagnostics import Diagnostic, Related, SourceError, read_source
 from ..parse import ast as A
+from ..parse.builders import ScenarioBuilder
 from ..parse.definition import GameDef, format_problem
-from ..parse.syntax import ScenarioBuilder, parse_with
+from ..parse.syntax import parse_with
 from ..runtime.records import Play, _words
 from ..scenarios.runner import arguments_of_the_wrong_kind, check_script_of
 

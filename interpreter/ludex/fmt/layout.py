@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..parse import syntax
+from ..parse import builders
 
 INDENT = "  "
 WIDTH = 100
@@ -89,7 +89,7 @@ def long_text(value: str, pad: str, head: str):
                 line = pad + word
         lines.append(line)
     literal = "\n".join(lines)[len(pad + head):]
-    return lines if syntax.unquote(literal) == value else None
+    return lines if builders.unquote(literal) == value else None
 
 
 def as_written(literal: str, pad: str, head: str, unquote, value: str) -> list:
@@ -120,7 +120,7 @@ def relaid(literal: str, unquote, value: str) -> str:
 
 def board_text(value: str, pad: str, head: str):
     """A board's drawing of several lines as a long literal, or None if such a literal cannot hold it."""
-    unquote_lines = getattr(syntax, "unquote_lines", None)
+    unquote_lines = getattr(builders, "unquote_lines", None)
     if unquote_lines is None or "\n" not in value:
         return None
     body = [(pad + INDENT + _escape_long(line, False)).rstrip() for line in value.split("\n")]

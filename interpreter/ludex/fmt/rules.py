@@ -47,6 +47,7 @@ from dataclasses import replace
 
 from ..parse import ast as A
 from ..parse import syntax
+from ..parse.builders import Builder, unquote, unquote_lines
 from .authored import Authored
 from .comments import Placement, place
 from .layout import (
@@ -118,7 +119,7 @@ class DeckEntry:
         self.span, self.count, self.title = span, count, title
 
 
-class _HeaderBuilder(syntax.Builder):
+class _HeaderBuilder(Builder):
     """The parser's builder, noting the parts the AST keeps without a position, in source order
     (``parts``, by ``id`` of the node): a game header's lines, a deck's entries."""
 
@@ -402,8 +403,8 @@ class Printer:
             return str(e.value)
         if kind is A.Text:
             literal = self.source.literal(e) if self.source else None
-            if literal and literal.startswith('"""') and syntax.unquote(literal) == e.value:
-                return relaid(literal, syntax.unquote, e.value)
+            if literal and literal.startswith('"""') and unquote(literal) == e.value:
+                return relaid(literal, unquote, e.value)
             return quote(e.value)
         if kind is A.Constant:
             return _CONSTANTS[e.value]
@@ -461,8 +462,8 @@ class Printer:
         if self.source is None:
             return quote(value)
         for literal in self.source.literals(self.original.get(id(node), node), head):
-            if literal.startswith('"""') and syntax.unquote(literal) == value:
-                return relaid(literal, syntax.unquote, value)
+            if literal.startswith('"""') and unquote(literal) == value:
+                return relaid(literal, unquote, value)
         return quote(value)
 
     def prompt(self, text: str, node) -> str:
@@ -619,7 +620,7 @@ class Printer:
     def p_BoardDrawing(self, b: A.BoardDrawing, pad: str) -> list:
         head = f"board {b.name} "
         literal = self.source.literal(b) if self.source else None
-        if literal and syntax.unquote_lines(literal) == b.drawing:
+        if literal and unquote_lines(literal) == b.drawing:
             return (pad + head + literal).split("\n")         # a drawing as its author drew it
         return board_text(b.drawing, pad, head) or [pad + head + quote(b.drawing)]
 
@@ -631,7 +632,7 @@ class Printer:
         short = f"{pad}{d.kind} {quote(d.text)}"
         literal = self.source.literal(d) if self.source else None
         if literal and literal.startswith('"""'):
-            return as_written(literal, pad, d.kind + " ", syntax.unquote, d.text)
+            return as_written(literal, pad, d.kind + " ", unquote, d.text)
         if literal:
             return [short]
         if len(short) > WIDTH or "\n\n" in d.text:

@@ -27,6 +27,7 @@ from dataclasses import fields, replace
 
 from ..parse import ast as A
 from ..parse import syntax
+from ..parse.builders import ScenarioBuilder
 from .authored import Authored
 from .comments import place
 from .layout import align, fit, flat
@@ -66,7 +67,7 @@ class Part:
         self.span, self.kind, self.value = span, kind, value
 
 
-class _PartsBuilder(syntax.ScenarioBuilder):
+class _PartsBuilder(ScenarioBuilder):
     """The parser's builder, noting each scenario's lines in source order (``parts``, by ``id`` of
     the scenario): its parts (as ``Part``), boards and steps."""
 

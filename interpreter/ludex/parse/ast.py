@@ -1,6 +1,6 @@
 """The AST of the rules language: plain frozen dataclasses, one per construct, each with a span.
 
-In: nothing (the parser's tree builder, ``syntax.py``, constructs these). Out: the nodes every later
+In: nothing (the parser's tree builders, ``builders.py``, construct these). Out: the nodes every later
 pass reads. Passes never mutate nodes; what they learn goes into side tables keyed by node.
 """
 
