@@ -521,160 +521,225 @@ class Checker:
                 ended = stmt
 
     def check_stmt(self, s, scope: "Scope") -> "Scope":
-        e = scope.expr
-        if isinstance(s, A.Let):
-            e(s.value)
-            return scope.child({s.var: scope.type_of(s.value)})
-        if isinstance(s, A.Set):
-            scope.target(s.target)
-            if s.value is not None:
-                e(s.value)
-                want = scope.type_of(s.target)
-                got = scope.type_of(s.value)
-                if want == "number" and got in NOT_NUMBERS:
-                    self.error("S020", f"a number is needed here, but this is {article(got)}", s.value.span)
-                if want == "player" and got in {"number", "card", "zone", "cards", "text"}:
-                    self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
-        elif isinstance(s, A.Change):
-            scope.target(s.target)
-            kind = scope.type_of(s.target)
-            if kind in NOT_NUMBERS or kind in ("bool", "players"):
-                self.error("S020", f"'{'increase' if s.sign > 0 else 'decrease'}' changes a number, but "
-                           f"{source_words(s.target)} is {article(kind)}", s.target.span)
-            scope.number(s.amount)
-        elif isinstance(s, A.Transfer):
-            scope.number(s.amount)
-            scope.target(s.source)
-            scope.target(s.destination)
-        elif isinstance(s, A.Move):
-            e(s.cards)
-            kind = scope.type_of(s.cards)
-            if kind in {"number", "player", "text"}:
-                self.error("S022", f"only cards move between zones, but this is {article(kind)}", s.cards.span)
-            scope.zone(s.destination)
-        elif isinstance(s, A.Draw):
-            scope.number(s.amount)
-            if literal_number(s.amount) is not None and literal_number(s.amount) < 0:
-                self.error("S078", f"cannot draw {literal_number(s.amount)} cards: a draw takes 0 or more",
-                           s.amount.span)
-            scope.zone(s.source)
-            scope.zone(s.destination)
-        elif isinstance(s, A.Create):
-            self.check_created(s.cards, scope)
-            scope.zone(s.destination)
-        elif isinstance(s, A.Shuffle):
-            scope.zone(s.zone)
-        elif isinstance(s, (A.Reveal, A.Conceal)):
-            scope.cards(s.cards, "reveal" if isinstance(s, A.Reveal) else "conceal")
-        elif isinstance(s, A.Emit):
-            for a in s.args:
-                e(a)
-        elif isinstance(s, A.If):
-            for condition, body in s.branches:
-                scope.condition(condition)
-                self.check_block(body, scope)
-            self.check_block(s.otherwise, scope)
-        elif isinstance(s, A.ForEach):
-            scope.items(s.iterable)
-            self.check_block(s.body, scope.child({s.var: element_type(scope.type_of(s.iterable))}))
-        elif isinstance(s, A.Repeat):
-            self.check_block(s.body, scope)
-            if s.until is not None:
-                scope.condition(s.until)
-        elif isinstance(s, A.While):
-            scope.condition(s.condition)
-            self.check_block(s.body, scope)
-        elif isinstance(s, (A.Goto, A.Run)):
-            how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
-            self.check_rule_ref(s.target, word_span(s.span, s.target, before=rf"{how.split()[-1]}\s+"), how)
-            if isinstance(s, A.Goto) and self.place:
-                self.error("S074", f"'{how} {s.target}': {self.place} is not one of a sequence of steps, so "
-                           "there is no step to go on at", s.span,
-                           hint=f"go on at a step from a rule's own procedure; to run rule {s.target} from "
-                                f"here, write 'run {s.target}'")
-            elif isinstance(s, A.Goto) and s.target in self.game.rules:
-                self.gotos.append((self.rule, s))
-        elif isinstance(s, A.Skip):
-            if self.place:
-                self.error("S073", f"'skip this step': {self.place} is not a step, so there is no step to skip",
-                           s.span, hint="to stop here, put the rest of the block in an 'if'")
-        elif isinstance(s, A.Choose):
-            scope.player(s.chooser)
-            e(s.options)
-            return scope.child({s.var: element_type(scope.type_of(s.options))})
-        elif isinstance(s, A.ChooseNumber):
-            scope.player(s.chooser)
-            scope.number(s.low)
-            scope.number(s.high)
-            return scope.child({s.var: "number"})
-        elif isinstance(s, A.Order):
-            scope.player(s.chooser)
-            e(s.options)
-            return scope.child({s.var: "list"})
-        elif isinstance(s, A.May):
-            scope.player(s.chooser)
-            self.check_block(s.body, scope)
-            self.check_block(s.otherwise, scope)
-        elif isinstance(s, A.Pick):
-            e(s.options)
-            return scope.child({s.var: element_type(scope.type_of(s.options))})
-        elif isinstance(s, A.Roll):
-            scope.number(s.count)
-            if literal_number(s.count) is not None and literal_number(s.count) > DICE_LIMIT:
-                self.error("S082", f"cannot roll {literal_number(s.count)} dice: a roll has at most {DICE_LIMIT}",
-                           s.count.span, hint="each die rolled is a face drawn and kept: a count this large is a "
-                                              "mistake")
-            if s.dice not in self.game.dice:
-                self.error("S050", f"unknown dice '{s.dice}'", word_span(s.span, s.dice, after=s.count), hint=self.suggest(s.dice, self.game.dice))
-            return scope.child({s.var: "list"})
-        elif isinstance(s, (A.Window, A.Turn)):
-            scope.player(s.starting if isinstance(s, A.Window) else s.player)
-            window = isinstance(s, A.Window)
-            if window and len(s.menu) > 1:
-                self.error("S084", "a window's menu has one part: each opportunity is one play from it or a pass "
-                           "('then' orders the parts of a turn)", s.menu[1].span,
-                           hint="join the plays into one part, or make it a turn: turn of p { ... }")
-            for step in s.menu:
-                if isinstance(step, A.InAnyOrder):
-                    self.in_any_order(step, window)
-            for part in A.menu_parts(s.menu):
-                if window and part.count not in ("one", "any") and not (part.count == "n" and part.n == 1):
-                    self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
-                               "passes in a row: a count of plays is for a turn", part.span,
-                               hint="write 'exactly one of' or 'any number of', or make it a turn: turn of p { ... }")
-                elif part.count in ("n", "up-to") and part.n < 1:
-                    self.error("S084", f"this part of the turn lets no play ({part.n} of)", part.span,
-                               hint="leave the part out")
-                for name in part.actions:
-                    if name not in self.game.actions and name != "pass":
-                        self.error("S051", f"unknown action '{name}' in the menu", word_span(part.span, name),
-                                   hint=self.suggest(name, list(self.game.actions) + ["pass"]))
-        elif isinstance(s, A.Perform):
-            scope.player(s.actor)
-            action = self.game.actions.get(s.action)
-            if action is None:
-                self.error("S051", f"unknown action '{s.action}'", word_span(s.span, s.action),
-                           hint=self.suggest(s.action, self.game.actions))
-            elif len(s.args) != len(action.params):
-                self.error("S052", f"action '{s.action}' takes {len(action.params)} argument(s), "
-                           f"not {len(s.args)}", s.span, related=[Related(action.span, "the action is here")])
-            for a in s.args:
-                e(a)
-        elif isinstance(s, A.Initiate):
-            scope.cards(s.cards, "initiate")
-            if s.ordered_by is not None:
-                scope.player(s.ordered_by)
-        elif isinstance(s, A.Require):
-            scope.condition(s.condition)
-            if s.cite not in self.game.rules:
-                self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
-                           hint=self.suggest(s.cite, self.game.rules))
-        elif isinstance(s, A.Modify):
-            scope.modifiable(s.target)
-            e(s.value)
-        elif isinstance(s, (A.Win, A.Eliminate)):
-            scope.players(s.players)
+        """A statement checked by its kind's method (``s_<class>``), like the formatter's ``p_`` and the
+        compiler's ``s_``; returns the scope the statements after it see (with a name it binds)."""
+        return getattr(self, "s_" + type(s).__name__)(s, scope)
+
+    def s_Let(self, s: A.Let, scope: "Scope") -> "Scope":
+        scope.expr(s.value)
+        return scope.child({s.var: scope.type_of(s.value)})
+
+    def s_Set(self, s: A.Set, scope: "Scope") -> "Scope":
+        scope.target(s.target)
+        if s.value is not None:
+            scope.expr(s.value)
+            want = scope.type_of(s.target)
+            got = scope.type_of(s.value)
+            if want == "number" and got in NOT_NUMBERS:
+                self.error("S020", f"a number is needed here, but this is {article(got)}", s.value.span)
+            if want == "player" and got in {"number", "card", "zone", "cards", "text"}:
+                self.error("S021", f"a player is needed here, but this is {article(got)}", s.value.span)
         return scope
+
+    def s_Change(self, s: A.Change, scope: "Scope") -> "Scope":
+        scope.target(s.target)
+        kind = scope.type_of(s.target)
+        if kind in NOT_NUMBERS or kind in ("bool", "players"):
+            self.error("S020", f"'{'increase' if s.sign > 0 else 'decrease'}' changes a number, but "
+                       f"{source_words(s.target)} is {article(kind)}", s.target.span)
+        scope.number(s.amount)
+        return scope
+
+    def s_Transfer(self, s: A.Transfer, scope: "Scope") -> "Scope":
+        scope.number(s.amount)
+        scope.target(s.source)
+        scope.target(s.destination)
+        return scope
+
+    def s_Move(self, s: A.Move, scope: "Scope") -> "Scope":
+        scope.expr(s.cards)
+        kind = scope.type_of(s.cards)
+        if kind in {"number", "player", "text"}:
+            self.error("S022", f"only cards move between zones, but this is {article(kind)}", s.cards.span)
+        scope.zone(s.destination)
+        return scope
+
+    def s_Draw(self, s: A.Draw, scope: "Scope") -> "Scope":
+        scope.number(s.amount)
+        if literal_number(s.amount) is not None and literal_number(s.amount) < 0:
+            self.error("S078", f"cannot draw {literal_number(s.amount)} cards: a draw takes 0 or more",
+                       s.amount.span)
+        scope.zone(s.source)
+        scope.zone(s.destination)
+        return scope
+
+    def s_Create(self, s: A.Create, scope: "Scope") -> "Scope":
+        self.check_created(s.cards, scope)
+        scope.zone(s.destination)
+        return scope
+
+    def s_Shuffle(self, s: A.Shuffle, scope: "Scope") -> "Scope":
+        scope.zone(s.zone)
+        return scope
+
+    def s_Reveal(self, s: A.Reveal | A.Conceal, scope: "Scope") -> "Scope":
+        scope.cards(s.cards, "reveal" if isinstance(s, A.Reveal) else "conceal")
+        return scope
+
+    s_Conceal = s_Reveal
+
+    def s_Emit(self, s: A.Emit, scope: "Scope") -> "Scope":
+        for a in s.args:
+            scope.expr(a)
+        return scope
+
+    def s_If(self, s: A.If, scope: "Scope") -> "Scope":
+        for condition, body in s.branches:
+            scope.condition(condition)
+            self.check_block(body, scope)
+        self.check_block(s.otherwise, scope)
+        return scope
+
+    def s_ForEach(self, s: A.ForEach, scope: "Scope") -> "Scope":
+        scope.items(s.iterable)
+        self.check_block(s.body, scope.child({s.var: element_type(scope.type_of(s.iterable))}))
+        return scope
+
+    def s_Repeat(self, s: A.Repeat, scope: "Scope") -> "Scope":
+        self.check_block(s.body, scope)
+        if s.until is not None:
+            scope.condition(s.until)
+        return scope
+
+    def s_While(self, s: A.While, scope: "Scope") -> "Scope":
+        scope.condition(s.condition)
+        self.check_block(s.body, scope)
+        return scope
+
+    def s_Goto(self, s: A.Goto | A.Run, scope: "Scope") -> "Scope":
+        how = f"{s.word} to" if isinstance(s, A.Goto) else "run"
+        self.check_rule_ref(s.target, word_span(s.span, s.target, before=rf"{how.split()[-1]}\s+"), how)
+        if isinstance(s, A.Goto) and self.place:
+            self.error("S074", f"'{how} {s.target}': {self.place} is not one of a sequence of steps, so "
+                       "there is no step to go on at", s.span,
+                       hint=f"go on at a step from a rule's own procedure; to run rule {s.target} from "
+                            f"here, write 'run {s.target}'")
+        elif isinstance(s, A.Goto) and s.target in self.game.rules:
+            self.gotos.append((self.rule, s))
+        return scope
+
+    s_Run = s_Goto
+
+    def s_Skip(self, s: A.Skip, scope: "Scope") -> "Scope":
+        if self.place:
+            self.error("S073", f"'skip this step': {self.place} is not a step, so there is no step to skip",
+                       s.span, hint="to stop here, put the rest of the block in an 'if'")
+        return scope
+
+    def s_Choose(self, s: A.Choose, scope: "Scope") -> "Scope":
+        scope.player(s.chooser)
+        scope.expr(s.options)
+        return scope.child({s.var: element_type(scope.type_of(s.options))})
+
+    def s_ChooseNumber(self, s: A.ChooseNumber, scope: "Scope") -> "Scope":
+        scope.player(s.chooser)
+        scope.number(s.low)
+        scope.number(s.high)
+        return scope.child({s.var: "number"})
+
+    def s_Order(self, s: A.Order, scope: "Scope") -> "Scope":
+        scope.player(s.chooser)
+        scope.expr(s.options)
+        return scope.child({s.var: "list"})
+
+    def s_May(self, s: A.May, scope: "Scope") -> "Scope":
+        scope.player(s.chooser)
+        self.check_block(s.body, scope)
+        self.check_block(s.otherwise, scope)
+        return scope
+
+    def s_Pick(self, s: A.Pick, scope: "Scope") -> "Scope":
+        scope.expr(s.options)
+        return scope.child({s.var: element_type(scope.type_of(s.options))})
+
+    def s_Roll(self, s: A.Roll, scope: "Scope") -> "Scope":
+        scope.number(s.count)
+        if literal_number(s.count) is not None and literal_number(s.count) > DICE_LIMIT:
+            self.error("S082", f"cannot roll {literal_number(s.count)} dice: a roll has at most {DICE_LIMIT}",
+                       s.count.span, hint="each die rolled is a face drawn and kept: a count this large is a "
+                                          "mistake")
+        if s.dice not in self.game.dice:
+            self.error("S050", f"unknown dice '{s.dice}'", word_span(s.span, s.dice, after=s.count), hint=self.suggest(s.dice, self.game.dice))
+        return scope.child({s.var: "list"})
+
+    def s_Window(self, s: A.Window | A.Turn, scope: "Scope") -> "Scope":
+        scope.player(s.starting if isinstance(s, A.Window) else s.player)
+        window = isinstance(s, A.Window)
+        if window and len(s.menu) > 1:
+            self.error("S084", "a window's menu has one part: each opportunity is one play from it or a pass "
+                       "('then' orders the parts of a turn)", s.menu[1].span,
+                       hint="join the plays into one part, or make it a turn: turn of p { ... }")
+        for step in s.menu:
+            if isinstance(step, A.InAnyOrder):
+                self.in_any_order(step, window)
+        for part in A.menu_parts(s.menu):
+            if window and part.count not in ("one", "any") and not (part.count == "n" and part.n == 1):
+                self.error("S084", "a window gives one play (or a pass) at each opportunity, until every player "
+                           "passes in a row: a count of plays is for a turn", part.span,
+                           hint="write 'exactly one of' or 'any number of', or make it a turn: turn of p { ... }")
+            elif part.count in ("n", "up-to") and part.n < 1:
+                self.error("S084", f"this part of the turn lets no play ({part.n} of)", part.span,
+                           hint="leave the part out")
+            for name in part.actions:
+                if name not in self.game.actions and name != "pass":
+                    self.error("S051", f"unknown action '{name}' in the menu", word_span(part.span, name),
+                               hint=self.suggest(name, list(self.game.actions) + ["pass"]))
+        return scope
+
+    s_Turn = s_Window
+
+    def s_Perform(self, s: A.Perform, scope: "Scope") -> "Scope":
+        scope.player(s.actor)
+        action = self.game.actions.get(s.action)
+        if action is None:
+            self.error("S051", f"unknown action '{s.action}'", word_span(s.span, s.action),
+                       hint=self.suggest(s.action, self.game.actions))
+        elif len(s.args) != len(action.params):
+            self.error("S052", f"action '{s.action}' takes {len(action.params)} argument(s), "
+                       f"not {len(s.args)}", s.span, related=[Related(action.span, "the action is here")])
+        for a in s.args:
+            scope.expr(a)
+        return scope
+
+    def s_Initiate(self, s: A.Initiate, scope: "Scope") -> "Scope":
+        scope.cards(s.cards, "initiate")
+        if s.ordered_by is not None:
+            scope.player(s.ordered_by)
+        return scope
+
+    def s_Require(self, s: A.Require, scope: "Scope") -> "Scope":
+        scope.condition(s.condition)
+        if s.cite not in self.game.rules:
+            self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
+                       hint=self.suggest(s.cite, self.game.rules))
+        return scope
+
+    def s_Modify(self, s: A.Modify, scope: "Scope") -> "Scope":
+        scope.modifiable(s.target)
+        scope.expr(s.value)
+        return scope
+
+    def s_Win(self, s: A.Win | A.Eliminate, scope: "Scope") -> "Scope":
+        scope.players(s.players)
+        return scope
+
+    s_Eliminate = s_Win
+
+    def s_Milestone(self, s: A.Milestone, scope: "Scope") -> "Scope":
+        return scope            # begin and end name a milestone: nothing to look up
+
+    def s_Log(self, s: A.Log, scope: "Scope") -> "Scope":
+        return scope            # words for the trace, nothing else
 
     # -- reachability of rules
     def check_reachability(self):
