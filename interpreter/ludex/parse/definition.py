@@ -81,6 +81,10 @@ class GameDef:
     errata: list = field(default_factory=list)          # (rule id, Erratum, span of the id)
     flow: Optional[A.Flow] = None
     duplicates: list = field(default_factory=list)      # (kind, name, new node, first node)
+    #: The compiled program (``Program.of``, program/program.py), made on first use. A field, not a
+    #: side table: the program refers to its definition, so a table's entry would keep both alive for
+    #: good; and a GameDef, compared by value, cannot key a weak one.
+    program: object = field(default=None, init=False, repr=False, compare=False)
 
     # -- the rule tree, from the ids: 3.2 is a sub-rule of 3; 500.1c of 500.1
     def parent_of(self, rule_id: str) -> Optional[str]:

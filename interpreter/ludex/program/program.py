@@ -233,9 +233,9 @@ class Program:
     @staticmethod
     def of(g: GameDef) -> "Program":
         """The game's program, compiled on first use."""
-        program = g.__dict__.get("_program")
+        program = g.program
         if program is None:
-            program = g.__dict__["_program"] = Program(g)
+            program = g.program = Program(g)
         return program
 
     def card_attributes(self, definition) -> tuple[Optional[dict], list]:

@@ -22,6 +22,7 @@ zone (``watched``), to tell from one count (``Game.watched_writes``) that none o
 from __future__ import annotations
 
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from ..parse import ast as A
 from ..runtime.builtins import BUILTINS
@@ -132,10 +133,16 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
     return frozenset(found)
 
 
+#: What ``card_attribute_names`` and ``watched`` found for each compiler (one a game definition): kept
+#: beside the compiler, not in it, and let go with it (the entries refer to names only).
+_CARD_ATTRIBUTE_NAMES: WeakKeyDictionary = WeakKeyDictionary()
+_WATCHED: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def card_attribute_names(compiler) -> set:
     """Every name a card may hold an attribute under: its type's, its definition's, and any name the
     rules set on something."""
-    found = compiler.__dict__.get("_card_attribute_names")
+    found = _CARD_ATTRIBUTE_NAMES.get(compiler)
     if found is None:
         g = compiler.gamedef
         found = {f.name for t in g.card_types.values() for f in t.fields}
@@ -145,7 +152,7 @@ def card_attribute_names(compiler) -> set:
                 found.add(x.target.name)
             elif isinstance(x, A.Transfer):
                 found |= {t.name for t in (x.source, x.destination) if isinstance(t, A.Attr)}
-        compiler.__dict__["_card_attribute_names"] = found
+        _CARD_ATTRIBUTE_NAMES[compiler] = found
     return found
 
 
@@ -171,7 +178,7 @@ def watched(compiler) -> Optional[frozenset]:
     """Every name the game's state checks read, when each check's reads are known and none may look
     at any zone's cards; otherwise None (some check is then polled after every change, and no write
     is counted). A write of one of these names is counted in ``Game.watched_writes``."""
-    found = compiler.__dict__.get("_watched", False)
+    found = _WATCHED.get(compiler, False)
     if found is False:
         found = frozenset()
         for check in compiler.gamedef.checks:
@@ -180,5 +187,5 @@ def watched(compiler) -> Optional[frozenset]:
                 found = None
                 break
             found |= frozenset(names)
-        compiler.__dict__["_watched"] = found
+        _WATCHED[compiler] = found
     return found
