@@ -164,6 +164,14 @@ class State:
     cards: list = field(default_factory=list)       # every card ever created, by id
     supply_capacity: dict = field(default_factory=dict)
     bounds: dict = field(default_factory=dict)      # field name -> (min, max) evaluated at set-up
+    # What the invariant check works out once and keeps (``zone_list``, ``_bounded_counters``,
+    # ``_within_bounds``) or updates as it looks (``_cards_consistent``): declared, so that a State
+    # holds only the names its class gives.
+    _zone_list: Optional[list] = field(default=None, init=False, repr=False, compare=False)
+    _bounded: Optional[list] = field(default=None, init=False, repr=False, compare=False)
+    _sizes: Optional[dict] = field(default=None, init=False, repr=False, compare=False)
+    _placed: int = field(default=0, init=False, repr=False, compare=False)
+    _bounds_test: object = field(default=None, init=False, repr=False, compare=False)
 
     def player(self, name: str) -> Optional[Player]:
         for p in self.players:
@@ -178,9 +186,9 @@ class State:
 
     def zone_list(self) -> list:
         """``all_zones`` as a list, made once the zones are (the schema's: none is added in play)."""
-        found = self.__dict__.get("_zone_list")
+        found = self._zone_list
         if found is None:
-            found = self.__dict__["_zone_list"] = list(self.all_zones())
+            found = self._zone_list = list(self.all_zones())
         return found
 
     def snapshot(self) -> dict:
@@ -206,10 +214,10 @@ class State:
 
     def _bounded_counters(self) -> list:
         """``(name, low, high, fields, owner)`` for every counter and supply with a bound, once."""
-        found = self.__dict__.get("_bounded")
+        found = self._bounded
         if found is None:
             owners = [(None, self.fields)] + [(p, p.fields) for p in self.players]
-            found = self.__dict__["_bounded"] = [
+            found = self._bounded = [
                 (name, low, high, fields, owner) for name, (low, high) in self.bounds.items()
                 if low is not None or high is not None for owner, fields in owners if name in fields]
         return found
@@ -225,10 +233,10 @@ class State:
         which it would then be found in. (Looking for a card at its zone's ends first, where a card
         is put, spares a search through a deck: a list's ``in`` compares every other card on the way.)
         ``changed`` or ``placed`` None: a full look (``_cards_placed_consistent`` narrows one)."""
-        if changed is not None and placed is not None and "_sizes" in self.__dict__:
+        if changed is not None and placed is not None and self._sizes is not None:
             return self._cards_placed_consistent(changed, placed)
-        sizes = self.__dict__["_sizes"] = {z: len(z.cards) for z in self.zone_list()}
-        self.__dict__["_placed"] = sum(sizes.values())
+        sizes = self._sizes = {z: len(z.cards) for z in self.zone_list()}
+        self._placed = sum(sizes.values())
         if self._placed != len(self.cards):
             return False
         for z in sizes:
@@ -245,9 +253,8 @@ class State:
         last look (a full one first, which counts the zones' sizes). The engine's look after every
         rule that moved a card calls it: kept to as few steps as it needs, a card's zone empty or None
         caught as the ``IndexError`` or ``AttributeError`` it raises rather than asked about."""
-        try:
-            sizes = self._sizes
-        except AttributeError:          # (no look yet)
+        sizes = self._sizes
+        if sizes is None:               # (no look yet)
             return self._cards_consistent(None, None)
         total = self._placed
         for z in changed:
@@ -291,7 +298,7 @@ class State:
         once a process for each shape of bounds (``_BOUNDS_TESTS``: which names, of whom, with which
         bounds), given the fields' dicts and the bounds of a game, which its expression reads as
         closure cells. The words for a break: ``invariant_breaks``."""
-        held = self.__dict__.get("_bounds_test")
+        held = self._bounds_test
         if held is None:
             shape, values = [], []
             for name, capacity in self.supply_capacity.items():
@@ -304,7 +311,7 @@ class State:
             make = _BOUNDS_TESTS.get(shape)
             if make is None:
                 make = _BOUNDS_TESTS[shape] = _bounds_test_maker(shape)
-            held = self.__dict__["_bounds_test"] = make(*values)
+            held = self._bounds_test = make(*values)
         return held()
 
     def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None,
