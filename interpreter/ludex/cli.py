@@ -12,7 +12,8 @@ import os
 import sys
 from pathlib import Path
 
-from .check.checks import references_in, walk
+from .check.checks import walk
+from .check.spans import references_in
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, read_source, render_all
 from .load import group_by_game, load_game, load_paths
 from .parse import ast as A

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
-from ..check.checks import Checker, Scope, article, walk, word_span
+from ..check.checks import Checker, walk
+from ..check.kinds import article
+from ..check.spans import word_span
+from ..check.values import Scope
 from ..diagnostics import (
     Diagnostic,
     ForcedPickRefused,

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Optional
 
 from pygments.token import STANDARD_TYPES, Name, Text, Whitespace
 
-from ..check.checks import references_in
+from ..check.spans import references_in
 from ..diagnostics import SOURCES
 
 #: A bare rule number in prose: dotted (``3.2``, ``500.1c``) or with a letter (``1a``); never a plain

@@ -10,7 +10,8 @@ import datetime as _dt
 import json
 import re
 
-from ..check.checks import references_in, walk
+from ..check.checks import walk
+from ..check.spans import references_in
 from ..parse import ast as A
 from ..parse.definition import is_numbered
 from .collect import Run, ScenarioFile, SiteGame, rule_label
