@@ -1,7 +1,8 @@
 """Load: rules files in, a checked ``GameDef`` (or every diagnostic found) out.
 
-The pipeline for a game's rules, listed in one place: parse each file (``parse/syntax.py``), assemble the
-declarations (``parse/definition.py``), check them (``check/``). A pass that found errors stops the pipeline.
+The pipeline for a game's rules, listed in one place: parse each file (parse/syntax.py), assemble
+the declarations (parse/definition.py), check them (check/checks.py). A pass that found errors stops
+the pipeline.
 """
 
 from __future__ import annotations

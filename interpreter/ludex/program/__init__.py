@@ -1,6 +1,7 @@
 """Program: a checked ``GameDef`` in, the game's rules as Python functions out, compiled once per
 definition and shared by every game of it played.
 
+    program.py      ``Program``: a game's rules compiled once (procedures, plays, triggers, checks, values)
     compiler.py     the compiler: statements and expressions -> functions
     expressions.py  expressions, named values, legal plays and state checks written as Python source
     statements.py   blocks of statements written as Python source
