@@ -1,23 +1,29 @@
 """Compile an expression to one Python function, written as source and compiled by Python.
 
-The closures of ``compiler.py`` cost a Python call per node; the rules' hottest expressions are
+A closure per node would cost a Python call per node; the rules' hottest expressions are
 quantifiers over the cards in play (``those d in cards-in-play: d.owner == p and d.unique``), read
 for every card a player might play each time legality is decided. Written as Python source, such an
 expression is a single list comprehension: its variable is a Python local, comparisons and ``and``
 are Python operators, and only attribute reads and built-ins remain calls.
 
-In: an expression node (``ast.py``). Out: ``fn(frame) -> value`` with the closures' exact meaning,
-or ``None`` when the expression is too simple to gain from it (a name, a number). Sub-expressions
-this module does not write as source are compiled as closures and called from the source; a closure
-reads names from the frame, so it is used only where no quantifier variable is in scope. Also
-written here: a named value, a play's requirements and its legal plays, a state check's poll,
-and an expression as source text for a function ``blocks.py`` writes (``inline``). A short value
-whose arguments are Python locals is written where it is read instead of called.
+In: an expression node (``ast.py``). Out: ``fn(frame) -> value``, written as source for every kind
+of expression (the only way the engine works one out). A part nested deeper than Python compiles
+(``_DEEPEST``) is written as a function of its own, called with the Python locals it reads. Also
+written here: a named value, a play's requirements and its legal plays, a state check's poll, and an
+expression as source text for a function ``blocks.py`` writes (``inline``). A short value whose
+arguments are Python locals is written where it is read instead of called.
+
+Every function written is compiled under a file name of its own, and its source is put in
+``linecache`` and kept in ``ExpressionWriter.sources`` under that name: a traceback through it shows
+its lines, and ``ludex explain --python`` prints them.
 """
 
 from __future__ import annotations
 
 import ast
+import linecache
+import re
+import weakref
 
 from ..parse import ast as A
 from ..runtime.builtins import BUILTINS, CONSTANTS
@@ -25,7 +31,7 @@ from ..runtime.records import BareFrame, BarePlay, Frame, Play
 from ..runtime.state import Card, Player, Zone, items_of, words
 from .reads import card_attribute_names
 
-# Nodes with nothing to gain: one closure call already.
+# Nodes never written as a function apart: their source is short and opens no bracket of its own.
 _LEAVES = (A.Number, A.Text, A.Constant, A.This, A.Name)
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _PLAIN_ARITH = {"+", "-", "*"}
@@ -52,6 +58,13 @@ def _item(span):
     return item
 
 
+def _no_value(n: str, span):
+    """Reading a name that is not a variable and names nothing: an error at the name."""
+    def nothing(f):
+        raise f.game.error(f"'{n}' has no value here", f.rule, span)
+    return nothing
+
+
 def _pending(writer, v):
     """Stands for a value while it is being written (a value that reads itself)."""
     def call(f, *args):
@@ -70,9 +83,10 @@ def _worth_remembering(v) -> bool:
 
 
 #: How many nodes deep ``write`` and ``test`` go into one function's expression before the rest is
-#: called as a closure. Each node opens at most four brackets in the Python written, and Python refuses
-#: source nested about 200 deep: an expression may nest 64 levels (``syntax.MAX_NESTING``), and a value
-#: read in place adds its own body's. No bundled game comes near (the deepest expression is 12).
+#: written as a function of its own (``apart``). Each node opens at most four brackets in the Python
+#: written, and Python refuses source nested about 200 deep: an expression may nest 64 levels
+#: (``syntax.MAX_NESTING``), and a value read in place adds its own body's. No bundled game comes near
+#: (the deepest expression is 12).
 _DEEPEST = 40
 
 #: The longest body of a value written where it is read (longer ones are called: written twice, the
@@ -103,10 +117,6 @@ def bound_names(nodes) -> set:
         if isinstance(params, tuple):
             names.update(p if isinstance(p, str) else p.name for p in params)
     return names
-
-
-class _NotWritten(Exception):
-    """A sub-expression that reads a quantifier's variable cannot be handed to a closure."""
 
 
 def _as_list(value) -> list:
@@ -149,6 +159,24 @@ def acting_source(who: str) -> str:
     return f"({who}.name if type({who}) is _Player else ({who} or ''))"
 
 
+def _forget(filenames: list):
+    """Take a compiled game's functions out of ``linecache`` once nothing holds its writer."""
+    for filename in filenames:
+        linecache.cache.pop(filename, None)
+
+
+#: The names a written function's prologue binds, each read from the frame or from another.
+_PROLOGUE = (("_V", "    _V = f.vars"), ("_G", "    _G = f.game"), ("_M", "    _M = _G.modified"))
+
+
+def _prologue(body: str) -> list:
+    """The lines binding ``_V``, ``_G`` and ``_M`` that ``body`` reads (``_M`` needs ``_G``)."""
+    used = set(re.findall(r"\b_[VGM]\b", body))
+    if "_M" in used:
+        used.add("_G")
+    return [line for name, line in _PROLOGUE if name in used]
+
+
 def _best(kind: str, scored: list) -> list:
     if not scored:
         return []
@@ -184,37 +212,51 @@ class ExpressionWriter:
         #: name may hold something other than the game's zone or constant so named
         self.bound = bound_names(compiler.gamedef.modules)
         self.in_iterable = 0      # inside a comprehension's iterable, where ``:=`` is not allowed
-        #: how many calls of closures (which read the frame's variables) have been written
-        self.closures_called = 0
+        #: how many functions apart (``apart``) have been handed a variable worked out where first read
+        #: (a legal search's lazy ``let``): its walrus would bind the function's local, not the caller's
+        self.lazy_handed = 0
         self.in_value = False     # writing a value's body: no variables but its parameters
-        self.frame_needed = False  # a closure in a value's body reads its parameters from a frame
         #: writing a legal search's requirements: the choice-free reads met (``choice_free``) -> the local
-        #: that keeps what the first of them found (``write``). Functions written meanwhile (a closure's,
-        #: a value's, a state check's) clear it while they are written; ``inline`` keeps it, since what it
+        #: that keeps what the first of them found (``write``). Functions written meanwhile (one apart, a
+        #: value's, a state check's) clear it while they are written; ``inline`` keeps it, since what it
         #: writes goes into the legal search itself.
         self.hoisted: dict | None = None
         #: how many nodes deep the expression being written is (``_DEEPEST``)
         self.depth = 0
+        #: the source of every function written, by the file name it is compiled under (``define``)
+        self.sources: dict[str, str] = {}
+        #: the same file names, taken out of ``linecache`` when the writer is gone (``_forget``)
+        self.filenames: list[str] = []
+        weakref.finalize(self, _forget, self.filenames)
 
     def define(self, source: str, name: str, span):
-        """Compile a function's source among the constants written so far; return the function."""
-        exec(compile(source, f"<rules at {span.path}:{span.line}>", "exec"), self.env)
+        """Compile a function's source among the constants written so far; return the function. Its
+        file name is its own (the rules' file and line, and a number), and ``linecache`` holds its
+        lines under it, so that a traceback through it shows them."""
+        filename = f"<ludex rules {span.path}:{span.line} #{len(self.sources) + 1}>"
+        code = compile(source, filename, "exec")
+        self.sources[filename] = source
+        self.filenames.append(filename)
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        exec(code, self.env)
         return self.env[name]
+
+    def source_of(self, fn) -> str | None:
+        """The source of a function ``define`` compiled, or None for any other."""
+        code = getattr(fn, "__code__", None)
+        return self.sources.get(code.co_filename) if code is not None else None
 
     def inline(self, x, scope=None, test: bool = False) -> str:
         """An expression as Python source to write into a function that has ``f`` (the frame), ``_V``
-        (its variables) and ``_G`` (the game); a call of its closure where it cannot be written.
-        ``scope``: variables of the frame that the function also holds in Python locals (name ->
-        local), read from those. ``test``: only whether it holds is asked (``test``)."""
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.depth
-        self.in_value, self.frame_needed, self.in_iterable, self.depth = False, False, 0, 0
+        (its variables) and ``_G`` (the game). ``scope``: variables of the frame that the function
+        also holds in Python locals (name -> local), read from those. ``test``: only whether it holds
+        is asked (``test``)."""
+        outer = self.in_value, self.in_iterable, self.depth
+        self.in_value, self.in_iterable, self.depth = False, 0, 0
         try:
             return self.test(x, scope or {}) if test else self.write(x, scope or {})
-        except _NotWritten:
-            self.closures_called += 1
-            return f"{self.constant(self.compiler.closure(x))}(f)"
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.depth = outer
+            self.in_value, self.in_iterable, self.depth = outer
 
     def local(self, prefix: str) -> str:
         """A name for a Python local of a written function, used nowhere else."""
@@ -222,20 +264,45 @@ class ExpressionWriter:
         return f"{prefix}{self.locals}"
 
     def compile(self, x):
-        """``fn(frame) -> value``, or None for an expression with nothing to gain (a leaf)."""
-        if isinstance(x, _LEAVES):
-            return None
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = False, False, 0, None, 0
+        """``fn(frame) -> value`` for any expression."""
+        outer = self.in_value, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.in_iterable, self.hoisted, self.depth = False, 0, None, 0
         try:
             body = self.write(x, {})
-        except _NotWritten:
-            return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
-        return self.define(f"def expression(f):\n    _V = f.vars\n    _G = f.game\n    _M = _G.modified\n"
-                           f"    return {body}\n",
-                            "expression", x.span)
+            self.in_value, self.in_iterable, self.hoisted, self.depth = outer
+        lines = ["def expression(f):", *_prologue(body), f"    return {body}"]
+        return self.define("\n".join(lines) + "\n", "expression", x.span)
+
+    def apart(self, x, scope, test: bool = False) -> str:
+        """A call of ``x`` written as a function of its own (``_DEEPEST``): it is handed the frame and
+        the Python locals of ``scope`` that ``x`` reads (a quantifier's variable, a value's parameter,
+        a play's choice), under the same names, so that what is known of each (``kinds``) holds."""
+        handed, inner = {}, {}         # parameter -> the caller's source for it; name -> parameter
+        for n in sorted(A.names_in(x)):
+            if n not in scope:
+                continue
+            local = scope[n]
+            if _is_literal(local) or local in ("None", "True", "False"):
+                inner[n] = local
+            elif local.isidentifier():
+                handed[local] = inner[n] = local
+            else:
+                # a variable worked out where first read (a legal search's lazy ``let``): handed on
+                # worked out, and the legal search, told so, works its lets out in order instead
+                self.lazy_handed += 1
+                param = self.local("_s")
+                handed[param] = local
+                inner[n] = param
+        outer = self.in_iterable, self.hoisted, self.depth
+        self.in_iterable, self.hoisted, self.depth = 0, None, 0
+        try:
+            body = self.test(x, inner) if test else self.write(x, inner)
+        finally:
+            self.in_iterable, self.hoisted, self.depth = outer
+        lines = [f"def part(f{''.join(', ' + p for p in handed)}):", *_prologue(body), f"    return {body}"]
+        fn = self.constant(self.define("\n".join(lines) + "\n", "part", x.span))
+        return f"{fn}(f{''.join(', ' + a for a in handed.values())})"
 
     def value(self, v):
         """``fn(frame, *args) -> value`` for a named value: its body sees its parameters and the
@@ -247,26 +314,19 @@ class ExpressionWriter:
         self.values[v.name] = _pending(self, v)      # a value that reads itself: resolved at run time
         params = [f"_p{i}" for i in range(len(v.params))]
         scope = {name: local for name, local in zip(v.params, params)}
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = True, False, 0, None, 0
+        outer = self.in_value, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.in_iterable, self.hoisted, self.depth = True, 0, None, 0
         self.in_place.add(v.name)
         try:
-            try:
-                body = self.write(v.body, scope)
-            except _NotWritten:         # too deep to write (``_DEEPEST``) where a quantifier's variable is read
-                body = self.closure(v.body, scope)
-            frame_needed = self.frame_needed
+            body = self.write(v.body, scope)
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
+            self.in_value, self.in_iterable, self.hoisted, self.depth = outer
             self.in_place.discard(v.name)
         args = "".join(p + ", " for p in params)
-        into = ", ".join(f"{n!r}: {p}" for n, p in zip(v.params, params))
         lines = [f"def value(f{''.join(', ' + p for p in params)}):",
                  "    _G = f.game",
                  "    _M = _G.modified",
                  f"    _G.exercised.add({v.rule!r})"]
-        if frame_needed:
-            lines += [f"    f = _Frame(_G, {{{into}}}, f.rule, f.this)"]
         if _worth_remembering(v):
             lines += ["    if _G._remembered_at != _G.version:      # the state changed: forget (Game._remembered)",
                       "        _G._remembered_at = _G.version",
@@ -311,7 +371,7 @@ class ExpressionWriter:
         ahead of every let and line that does read a choice before the choices are looked over). So is a
         counter or zone read inside a line that does read a choice (``c.cost <= p.gold``: ``p.gold``).
         A ``let`` that does read a choice is worked out where a later line first reads it, if one does
-        (``lazy_lets``; each where a closure reads the frame's variables, which must hold it)."""
+        (``lazy_lets``; each where it is set, in order, when a line hands it to a function apart)."""
         actor, params = action.actor, [p.name for p in action.params]
         lines = ["def legal(_G, player):",
                  "    _M = _G.modified",
@@ -346,9 +406,9 @@ class ExpressionWriter:
         lines.append("    _legal = []")
         reads_choice = set(params)        # names whose value differs from one combination to another
         scope.update({p: f"_c{i}" for i, p in enumerate(params)})
-        # Each line's expression first, as source: whether any of them calls a closure (which reads the
-        # frame's variables) decides whether each combination's variables are put in the frame.
-        closures = self.closures_called
+        # Each line's expression first, as source: whether any of them hands a lazy let to a function
+        # apart decides whether the lets are worked out in order instead.
+        handed = self.lazy_handed
         written = []
         hoisted: dict = {}
         for k, (is_let, stmt) in enumerate(checks):
@@ -378,9 +438,8 @@ class ExpressionWriter:
             else:
                 lazy = False
             written.append((is_let, stmt, varies, value, lazy))
-        in_frame = self.closures_called != closures
-        if in_frame and any(w[4] for w in written):
-            # a closure reads the lets from the frame's variables: each is put there, worked out
+        if self.lazy_handed != handed and any(w[4] for w in written):
+            # a function apart is handed a let: each is worked out where it is set
             return self.legal(action, checks, rule, lazy_lets=False)
         once = []
         body = []
@@ -396,7 +455,7 @@ class ExpressionWriter:
                 ahead += [f"if not {value}:", f"    _G.exercised.add({stmt.cite!r})", "    return _legal"]
                 continue
             if is_let:
-                local = f"_let{i}" + (f" = _V[{stmt.var!r}]" if in_frame else "")
+                local = f"_let{i}"
                 if lazy:
                     body.append(f"_let{i} = _UNSET")
                 elif varies:
@@ -431,12 +490,8 @@ class ExpressionWriter:
         for i in range(len(params)):
             lines.append(f"{ind}for _c{i} in _pool{i}:")
             ind += "    "
-        if in_frame:
-            # a closure reads the frame's variables: each combination's, made fresh
-            choices = "".join(f", {p!r}: _c{i}" for i, p in enumerate(params))
-            lines.append(f"{ind}f.vars = _V = {{{actor!r}: player{choices}}}")
-        # (otherwise every line reads the player, the choices and the lets from Python locals, and any
-        # other name from the state: ``_V`` holds only the player)
+        # (every line reads the player, the choices and the lets from Python locals, and any other name
+        # from the state: ``_V`` holds only the player)
         lines += [ind + line for line in body]
         args = "".join(f"_c{i}, " for i in range(len(params)))
         # (``_Play(name, player, args)``, made in place: ``BarePlay``)
@@ -493,9 +548,9 @@ class ExpressionWriter:
     def state_check(self, check, body):
         """``poll(frame)`` for a state check (``whenever COND for p in players { BODY }``): for each
         item whose condition has just become true, run the body; remember which hold. ``frame`` has
-        no variables and the check's rule. None when the condition cannot be written as source."""
-        outer = self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth
-        self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = False, False, 0, None, 0
+        no variables and the check's rule."""
+        outer = self.in_value, self.in_iterable, self.hoisted, self.depth
+        self.in_value, self.in_iterable, self.hoisted, self.depth = False, 0, None, 0
         try:
             if check.iterable is not None:
                 items = f"_as_list({self.iterable(check.iterable, {})})"
@@ -503,10 +558,8 @@ class ExpressionWriter:
             else:
                 items, local, scope = "(None,)", "_item", {}
             condition = self.test(check.condition, scope)
-        except _NotWritten:
-            return None
         finally:
-            self.in_value, self.frame_needed, self.in_iterable, self.hoisted, self.depth = outer
+            self.in_value, self.in_iterable, self.hoisted, self.depth = outer
         into = f"{{{check.var!r}: {local}}}" if check.iterable is not None else "{}"
         return self.define("\n".join([
             "def poll(f):",
@@ -530,15 +583,6 @@ class ExpressionWriter:
         self.env[name] = value
         return name
 
-    def closure(self, x, scope) -> str:
-        """Call the closure for ``x``: only when it reads no quantifier variable (``_q``). A closure
-        reads names from the frame, which holds a value's parameters (``_p``) but not those."""
-        if any(scope[n].startswith("_q") for n in A.names_in(x) if n in scope):
-            raise _NotWritten
-        self.frame_needed = True
-        self.closures_called += 1
-        return f"{self.constant(self.compiler.closure(x))}(f)"
-
     def test(self, x, scope: dict) -> str:
         """``x`` as source for a place that asks only whether it holds (an ``if``, a filter, ``all``):
         ``and`` and ``or`` there need not make their operands ``True`` or ``False`` first."""
@@ -551,7 +595,7 @@ class ExpressionWriter:
         else:
             return self.write(x, scope)
         if self.depth >= _DEEPEST:
-            return self.closure(x, scope)
+            return self.apart(x, scope, test=True)
         self.depth += 1
         try:
             return written()
@@ -559,10 +603,10 @@ class ExpressionWriter:
             self.depth -= 1
 
     def write(self, x, scope: dict) -> str:
-        """``x`` as Python source; deeper than ``_DEEPEST`` nodes, a call of its closure (or
-        ``_NotWritten`` when that would read a quantifier's variable: then the caller's closure)."""
+        """``x`` as Python source; deeper than ``_DEEPEST`` nodes, a call of a function of its own
+        (``apart``)."""
         if self.depth >= _DEEPEST and not isinstance(x, _LEAVES):
-            return self.closure(x, scope)
+            return self.apart(x, scope)
         self.depth += 1
         try:
             return self._write(x, scope)
@@ -570,9 +614,7 @@ class ExpressionWriter:
             self.depth -= 1
 
     def _write(self, x, scope: dict) -> str:
-        method = getattr(self, "w_" + type(x).__name__, None)
-        if method is None:
-            return self.closure(x, scope)
+        method = getattr(self, "w_" + type(x).__name__)
         if self.hoisted is not None and not self.in_iterable and type(x) in (A.Name, A.Attr, A.Call) \
                 and self.choice_free(x, scope):
             # The same for every combination of a play's choices (the state stands still while plays are
@@ -644,7 +686,10 @@ class ExpressionWriter:
             return f"_G.boards[{n!r}]"
         if kind == "deck":
             return self.constant(self.compiler.gamedef.decks[n])
-        return f"{self.constant(self.compiler.global_name(x))}(f)"
+        if kind == "value":         # (a value named as a player's counter or flag is: not a variable)
+            self.value(self.compiler.gamedef.values[n])
+            return f"_VALUES[{n!r}](f)"
+        return f"{self.constant(_no_value(n, x.span))}(f)"
 
     # -- compound
     def w_Attr(self, x, scope):
@@ -707,23 +752,22 @@ class ExpressionWriter:
 
     def value_in_place(self, v, args):
         """A named value read where it is read, as its function (``value``) would read it, when that
-        is cheap and exact: its body is short, not remembered and reads no frame, and each argument
+        is cheap and exact: its body is short and not remembered, and each argument
         is a Python local or a literal (written once per reading, it is read as often as the body
         reads it). None otherwise: then the value's function is called."""
         if (not all(a.isidentifier() or a in ("None", "True", "False") or _is_literal(a) for a in args)
                 or _worth_remembering(v) or v.name in self.in_place):
             return None
-        outer = self.in_value, self.frame_needed
-        self.in_value, self.frame_needed = True, False
+        outer = self.in_value
+        self.in_value = True
         self.in_place.add(v.name)
         try:
             scope = dict(zip(v.params, args))
             plain, modified = self.write(v.body, scope), self.write(v.body, scope)
-            reads_frame = self.frame_needed
         finally:
             self.in_place.discard(v.name)
-            self.in_value, self.frame_needed = outer
-        if reads_frame or len(plain) > _IN_PLACE_LENGTH:
+            self.in_value = outer
+        if len(plain) > _IN_PLACE_LENGTH:
             return None
         key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
         return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
@@ -759,7 +803,7 @@ class ExpressionWriter:
             return f"(not _member({left}, {right}))"
         if op in _COMPARE or op in _PLAIN_ARITH:
             return f"({left} {op} {right})"
-        return self.closure(x, scope)
+        raise AssertionError(f"the parser makes no operator {op!r}")
 
     def emptiness(self, x, scope):
         """``size(V) > 0`` (or ``!= 0``, ``>= 1``) and ``size(V) == 0`` (or ``< 1``) of a named value
@@ -786,8 +830,8 @@ class ExpressionWriter:
                 or not (isinstance(v.body, A.Quantified) and v.body.kind == "those"):
             return None
         those = v.body
-        outer = self.in_value, self.frame_needed
-        self.in_value, self.frame_needed = True, False
+        outer = self.in_value
+        self.in_value = True
         try:
             local, inner = self._bind(those.var, {}, self.items_kind(those.iterable, {}))
             if not self.plain_test(those.body, inner):
@@ -801,11 +845,8 @@ class ExpressionWriter:
                          f"for {local} in {zone}.cards)")
             else:
                 found = f"any({self.test(those.body, inner)} for {local} in {over})"
-            reads_frame = self.frame_needed
         finally:
-            self.in_value, self.frame_needed = outer
-        if reads_frame:
-            return None
+            self.in_value = outer
         self.value(v)
         full = f"({self.write(x.left, scope)} {x.op} {self.write(bound, scope)})"
         return (f"(_G.exercised.add({v.rule!r}) or ({full} if {name!r} in _M else "

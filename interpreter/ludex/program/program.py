@@ -154,27 +154,6 @@ def _nested(check: A.Check, body):
             game.leave()
     return run
 
-def _poll(compiler: "Compiler", check: A.Check, body):
-    """A state check's ``poll`` made of closures (when its condition is not written as source)."""
-    condition = compiler.expr(check.condition)
-    iterable = compiler.expr(check.iterable) if check.iterable else None
-
-    def poll(frame):
-        game = frame.game
-        items = list(iterable(frame)) if iterable is not None else [None]
-        for item in items:
-            if iterable is not None:
-                frame.vars[check.var] = item
-            key = (id(check), id(item))
-            if condition(frame):
-                if not game.check_memory.get(key):
-                    game.check_memory[key] = True
-                    game.exercised.add(check.rule)
-                    body(Frame(game, dict(frame.vars), check.rule))
-            else:
-                game.check_memory[key] = False
-    return poll
-
 class Program:
     """A game's rules compiled once, shared by every game of them played (a ``Game`` holds only its
     state): the procedure, plays, triggers, state checks, values and card attributes as closures."""
@@ -203,7 +182,7 @@ class Program:
         self.checks = []
         for ch in g.checks:
             body = _nested(ch, c.block(ch.body))
-            self.checks.append((ch, c.writer.state_check(ch, body) or _poll(c, ch, body)))
+            self.checks.append((ch, c.writer.state_check(ch, body)))
         #: for each state check, the names its condition and items read (``reads.py``), or None
         self.check_reads = [check_reads(c, ch) for ch in g.checks]
         #: every name the state checks read, or None (``reads.watched``)
