@@ -17,6 +17,7 @@ from .expressions import ExpressionWriter
 from .reads import watched
 from .statements import BlockWriter
 
+
 class Compiler:
     """Compiles one game's rules once; the functions it writes serve every game of it played, each
     reading the game in play from its frame (``f.game``)."""
