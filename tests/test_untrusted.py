@@ -1,0 +1,41 @@
+"""A rules file, its path and its names are data: what the code generator writes for them never runs
+them. Each name below would run ``touch PWNED`` if it were spliced into the generated Python as text."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ludex.cli import main
+from ludex.resources import rules_dir
+
+BREAKOUTS = ['x"""; __import__("os").system("touch PWNED"); """y',
+             "x'''; __import__('os').system('touch PWNED'); '''y",
+             'x\\"; __import__("os").system("touch PWNED") #']
+
+
+@pytest.mark.parametrize("folder", BREAKOUTS, ids=["triple-double", "triple-single", "escaped-quote"])
+def test_a_rules_files_path_never_becomes_code(folder, tmp_path, monkeypatch, capsys):
+    home = tmp_path / folder
+    home.mkdir()
+    shutil.copy(rules_dir() / "huntik.ludex", home / "huntik.ludex")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(home / "huntik.ludex"), "--seed", "1"]) == 0
+    assert "game over" in capsys.readouterr().out
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_a_card_title_and_a_prompt_never_become_code(tmp_path, monkeypatch, capsys):
+    """Titles and texts of a rules file reach the generated code as constants or ``repr()`` literals."""
+    breakout = '"""; __import__("os").system("touch PWNED"); """'
+    source = (rules_dir() / "huntik.ludex").read_text(encoding="utf-8")
+    title = source.split('card "', 1)[1].split('"', 1)[0]
+    home = tmp_path / "game"
+    home.mkdir()
+    (home / "huntik.ludex").write_text(source.replace(f'"{title}"', '"' + breakout.replace('"', "'") + '"'),
+                                       encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(home / "huntik.ludex"), "--seed", "1"]) == 0
+    assert "__import__" in capsys.readouterr().out      # the title, played and traced as it is
+    assert not (tmp_path / "PWNED").exists()
