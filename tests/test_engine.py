@@ -309,7 +309,7 @@ def put(game, card, space, facing=None):
     card.attrs["space"] = space
     if facing is not None:
         card.attrs["facing"] = facing
-    game.version += 1
+    game.books.version += 1
 
 
 def walk(game, name, to):
@@ -619,7 +619,7 @@ def _deck_check_looks(game, index: int) -> list:
     looks = []
     i, rule, poll, names, any_zone = game._polls[index]
     assert names == ("deck", "zone:deck") and not any_zone
-    game._polls[index] = (i, rule, lambda f: (looks.append(game.version), poll(f))[1], names, any_zone)
+    game._polls[index] = (i, rule, lambda f: (looks.append(game.books.version), poll(f))[1], names, any_zone)
     return looks
 
 
@@ -639,9 +639,10 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_ch
 
 
 def test_a_state_check_reading_a_zone_by_name_looks_again_when_it_changes_though_another_reads_any_zone():
-    # Another check may look at any zone's cards (a card's zone): no write is counted for the checks
-    # to go quiet by, yet the deck's key is still noted in Game.written as cards leave it (Zone.watched:
-    # a check whose reads are known reads it), and only then: the deck check wakes as it did alone.
+    # Another check may look at any zone's cards (a card's zone): no change is counted for the checks
+    # to go quiet by, yet the deck's key is still noted in Bookkeeping.changed_at as cards leave it
+    # (Zone.watched: a check whose reads are known reads it), and only then: the deck check wakes as it
+    # did alone.
     source = ZONE_CHECK.replace("  whenever size(p.deck) == 0", "  whenever size(p.discard) == 5 and "
                                 "first(cards(p.hand)).zone == p.hand for p in players { log \"never\" }\n"
                                 "  whenever size(p.deck) == 0")
@@ -661,7 +662,8 @@ def test_a_zone_no_state_check_reads_is_not_noted_as_written():
     game = Game(assemble("z", [parse_rules(ZONE_CHECK, "z.ludex")]), ["ann", "bob"], RandomAgent(1))
     game.run()
     assert [z.key for z in game.state.zone_list() if z.watched] == ["zone:deck", "zone:deck"]
-    assert "zone:deck" in game.written and "zone:hand" not in game.written and "zone:discard" not in game.written
+    changed_at = game.books.changed_at
+    assert "zone:deck" in changed_at and "zone:hand" not in changed_at and "zone:discard" not in changed_at
 
 
 REMEMBERED_SIZE = '''
@@ -691,9 +693,9 @@ def test_a_value_remembered_before_a_move_is_worked_out_again_after_it():
     original = game.move_card
 
     def move_card(card, zone, place="top"):
-        before = game.version
+        before = game.books.version
         original(card, zone, place)
-        version.append(game.version - before)
+        version.append(game.books.version - before)
     game.move_card = move_card
     game.run()
     assert version == [1, 1] and game.state.fields["after"] == 2

@@ -690,10 +690,10 @@ def test_a_bound_a_statement_breaks_after_looks_that_skipped_the_bounds_is_found
 ])
 def test_the_invariants_look_at_the_bounds_again_only_after_a_write_no_statement_refuses(body, looked):
     # Rule 1 increases a counter with a minimum, which the increase itself keeps within it: after the first
-    # look (at every bound), only a write that may leave a bound broken makes the invariants look again.
+    # look (at every bound), only a change that may leave a bound broken makes the invariants look again.
     game = Game(rules(BOUNDED.replace("BODY", body)), ["a", "b"], RandomAgent(0))
     game.run()
-    assert game.bounds_written == (1 if looked else 0)
+    assert game.books.bounds_changed == (1 if looked else 0)
     assert game.state.invariant_breaks() == []
 
 

@@ -191,7 +191,7 @@ def test_a_let_is_worked_out_only_where_a_requirement_reads_it():
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp", "Bell"]
     assert "2" not in game.exercised
     a.fields["coins"] = 3
-    game.version += 1           # (as a statement setting it would)
+    game.books.version += 1     # (as a statement setting it would)
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Bell"]
     assert "2" in game.exercised
 
@@ -220,7 +220,7 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
                                        "c.price <= p.coins + size(cards(p.table))"))
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope"]
     a.fields["coins"] = 4
-    game.version += 1           # (as a statement setting it would)
+    game.books.version += 1     # (as a statement setting it would)
     assert [str(play.args[0]) for play in game.legal_plays(a, ["buy"])] == ["Rope", "Lamp"]
     assert len(counted) == 2
 

@@ -92,14 +92,15 @@ class Watch:
         if not self.invariants:
             return
         game = self.game
-        if game.version == self._version:
+        books = game.books
+        if books.version == self._version:
             return          # nothing changed since the last look, which found the state sound
         # Since the last look (the engine's, after a rule, or this one), only the zones the engine
         # notes as changed may have changed: the others are as that look found them.
-        moved = game.cards_moved != self._cards_moved
-        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(game.zones_changed),
-                                             placed=set(game.cards_placed))
-        self._version, self._cards_moved = game.version, game.cards_moved
+        moved = books.cards_moved != self._cards_moved
+        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(books.zones_changed),
+                                             placed=set(books.cards_placed))
+        self._version, self._cards_moved = books.version, books.cards_moved
         if breaks:
             where = f"after rule {rule} ran" if rule else "here"
             raise InvariantBroken([Diagnostic(

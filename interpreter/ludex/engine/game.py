@@ -5,12 +5,13 @@ The AST is compiled once per ``GameDef`` (``Program``) into Python source, compi
 (``program/``); Lark trees are never touched at run time. The engine knows no game: everything
 game-specific comes from the rules.
 
-What is worked out from the state is not worked out again while nothing it reads has changed: values
-without parameters are remembered while ``version`` stands still (``codegen._worth_remembering``); a
-state check is polled only when something it reads may have changed (``program/reads.py``,
-``Game.watched_writes``); the invariants look only at the cards placed since they last looked. The
-trace is recorded as plain tuples (``Game.events``) and put into ``TraceEvent``s, and a play, a move, a
-set, a change, a transfer and a named event into words, only when it is read (``Game.trace``).
+What is worked out from the state is not worked out again while nothing it reads has changed, by the
+counters and marks the game keeps apart (``Game.books``, ``bookkeeping.py``): values without parameters
+are remembered while ``version`` stands still (``codegen._worth_remembering``); a state check is polled
+only when something it reads may have changed (``program/reads.py``, ``watched_changes``); the
+invariants look only at the cards placed since they last looked. The trace is recorded as plain tuples
+(``Game.events``) and put into ``TraceEvent``s, and a play, a move, a set, a change, a transfer and a
+named event into words, only when it is read (``Game.trace``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ..runtime.records import (
     acting,
 )
 from ..runtime.state import Card, Player, State, Zone
+from .bookkeeping import Bookkeeping
 
 #: How many statements one game may execute before a rule is taken to loop forever.
 STEP_BUDGET = 2_000_000
@@ -78,16 +80,12 @@ class Game:
     # Its attributes are slots: a game keeps more names than CPython shares among a class's instances,
     # past which each read is a dict lookup. The ``__dict__`` holds what a caller adds: the compliance
     # checker wraps ``run_rule``, a test replaces a method.
-    __slots__ = ('_bounds_checked_at', '_cards_checked_at', '_check_marks', '_in_play', '_in_play_at',
-                 '_in_play_ranks', '_in_play_zones', '_invariants_at', '_loop_at', '_loop_found', '_polls',
-                 '_remembered', '_remembered_at', '_titles_in_play', '_trace', '_watched', 'actions',
-                 'agent', 'boards', 'bounds_written', 'cards_moved', 'cards_placed', 'check_invariants',
-                 'check_memory', 'checked_at', 'checks', 'checks_active', 'choose_again', 'compiler',
-                 'current_span', 'eliminations', 'events', 'exercised', 'flow', 'forced', 'gamedef',
-                 'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'players_in',
-                 'procedures', 'program', 'quiet_at', 'reshaped', 'rng', 'running', 'seed', 'simultaneous',
-                 'state', 'step_budget', 'steps', 'triggers', 'values', 'version', 'watched_writes',
-                 'winners', 'written', 'zones_changed', "__dict__", "__weakref__")
+    __slots__ = ('_loop_at', '_loop_found', '_polls', '_trace', '_watched', 'actions', 'agent', 'boards',
+                 'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
+                 'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
+                 'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
+                 'program', 'rng', 'running', 'seed', 'simultaneous', 'state', 'step_budget', 'steps',
+                 'triggers', 'values', 'winners', "__dict__", "__weakref__")
 
     def __init__(self, gamedef: GameDef, players: list[str], agent, seed: int = 0, format: str = "",
                  step_budget: int = STEP_BUDGET, check_invariants: bool = True):
@@ -123,50 +121,7 @@ class Game:
         self.simultaneous = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
-        self.checked_at = -1            # the state version when the state checks last looked
-        #: bumped by every change to the state (each change is recorded in the trace, and creating or
-        #: moving a card bumps it too): values and cards in play are remembered while it stands still
-        self.version = 0
-        self._remembered_at = -1
-        self._remembered: dict = {}
-        self._invariants_at = -1
-        #: bumped whenever a card is created, moved or a zone reordered (the invariants look at cards then)
-        self.cards_moved = 0
-        #: the zones whose cards were changed, and the cards created, moved or reordered, since the
-        #: invariants last looked
-        self.zones_changed: set = set()
-        self.cards_placed: set = set()
-        #: bumped whenever a statement writes what may leave a supply or a counter out of its bounds
-        #: though the statement refuses a value out of them (``BlockWriter.unrefused``: a game's supply,
-        #: a transfer from a counter with a minimum; and a card's attribute of such a name): the
-        #: invariants look at the bounds after the first look only when it moved
-        self.bounds_written = 0
-        self._bounds_checked_at = -1
-        #: bumped whenever a player is eliminated, and whenever a counter, flag or attribute is set on a
-        #: player or card that had none of that name (its dict gains a key)
-        self.eliminations = 0
-        #: ``players`` (those still in the game) as ``eliminations`` last counted: never changed in place
-        self.players_in: tuple = (-1, [])
-        self.reshaped = 0
-        #: for each name (a counter, flag, role, attribute, value, ``face-up``), the state version when a
-        #: statement last wrote it or a modifier on it started, stopped or began to apply
-        self.written: dict[str, int] = {}
-        #: bumped whenever a name the state checks read is written (``reads.watched``: a statement, a
-        #: card entering or leaving a zone so named, a modifier starting, stopping or beginning to
-        #: apply), a player is eliminated or a dict gains a name: while it stands still after the checks
-        #: went quiet (``quiet_at``), none of them needs polling
-        self.watched_writes = 0
-        self._cards_checked_at = -1
         self.exercised: set = set()
-        self._in_play_zones = None      # the zones marked in-play, players in seat order
-        self._in_play_ranks: dict = {}  # each zone in play's place among them
-        #: the cards in play (``cards_in_play_now``) and ``cards_moved`` when they were listed
-        self._in_play: list = []
-        self._in_play_at = -1
-        #: the cards in play by title, each title's in the order of ``cards_in_play``: kept up to date as
-        #: a card enters or leaves a zone in play (``move_card``); None to make it again (at first, and
-        #: after a zone in play is reordered or a card created in one)
-        self._titles_in_play: Optional[dict] = None
         self.current_span: Optional[A.Span] = None
         #: told each event as it is recorded (``listen``)
         self.listeners: tuple[Callable[[TraceEvent], None], ...] = ()
@@ -183,9 +138,9 @@ class Game:
         self.compiler = program.compiler
         self.triggers = program.triggers
         self.checks = program.checks
-        #: for each state check whose reads are known, ``((cards_moved, eliminations, reshaped), version)``
-        #: when it last looked (``run_checks``)
-        self._check_marks = [None] * len(program.checks)
+        #: the state's version, what changed at which version, and who last looked when: the counters
+        #: and marks by which nothing is worked out again while nothing it reads has changed
+        self.books = Bookkeeping(len(program.checks))
         #: each state check as ``(index, rule, poll, names it reads or None, whether it may look at any
         #: zone's cards)``
         self._polls = []
@@ -197,11 +152,6 @@ class Game:
         #: when every check's reads are known and none may look at any zone: every name they read
         #: (``reads.watched``), in order
         self._watched = None if program.watched is None else tuple(sorted(program.watched))
-        #: ``watched_writes`` when a look left every check having found what holds with none of the
-        #: names any of them reads written since (``run_checks``); -1 when none did. While the two are
-        #: equal, the next look would find nothing to do: the polls written after each statement
-        #: (``program/statements.py``) then only note the version looked at, without calling ``run_checks``
-        self.quiet_at = -1
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -242,8 +192,9 @@ class Game:
 
     def create_cards(self, titles, owner, zone: Zone, rule: str):
         """``create_card`` for each title in order, into one zone (a deck made at set-up): each card's
-        attributes copied from its definition's, the zone written once for them all."""
-        cards, placed, attributes = self.state.cards, self.cards_placed, self.program.card_attributes
+        attributes copied from its definition's, the zone noted once for them all."""
+        books = self.books
+        cards, placed, attributes = self.state.cards, books.cards_placed, self.program.card_attributes
         definitions = self.gamedef.cards
         try:
             for title in titles:
@@ -262,51 +213,52 @@ class Game:
                 zone.cards.append(card)
                 placed.add(card)
         finally:
-            self.zones_changed.add(zone)
+            books.zones_changed.add(zone)
             if zone.watched:
-                self.written[zone.key] = self.version
-                self.watched_writes += 1
-            self.version += 1
-            self.cards_moved += 1
+                books.changed_at[zone.key] = books.version
+                books.watched_changes += 1
+            books.version += 1
+            books.cards_moved += 1
             if zone.in_play:
-                self._titles_in_play = None
+                books.titles_in_play = None
 
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
         """Move ``card`` into ``zone``, on top (``top``, ``left-end``) or at the bottom (``bottom``,
-        ``right-end``), noting what the others read: the zones changed and the card placed (the
-        invariants), the zones' keys written (``written``) and counted (``watched_writes``) when a state
-        check reads them (``Zone.watched``), the cards in play by title (``_retitle``), ``cards_moved``
-        and ``version``. The bump of ``version`` stands for the event the caller records for the move
-        too: the written ``move`` statement appends it without another (nothing reads the version
-        between the two)."""
+        ``right-end``), noting what the others read (``books``): the zones changed and the card placed
+        (the invariants), the zones' keys changed (``changed_at``) and counted (``watched_changes``)
+        when a state check reads them (``Zone.watched``), the cards in play by title (``_retitle``),
+        ``cards_moved`` and ``version``. The bump of ``version`` stands for the event the caller records
+        for the move too: the written ``move`` statement appends it without another (nothing reads the
+        version between the two)."""
+        books = self.books
         source = card.zone
         if source is not None:
             source.cards.remove(card)
-            self.zones_changed.add(source)
+            books.zones_changed.add(source)
             if source.watched:
-                self.written[source.key] = self.version
-                self.watched_writes += 1
-            if (source.in_play or zone.in_play) and self._titles_in_play is not None:
+                books.changed_at[source.key] = books.version
+                books.watched_changes += 1
+            if (source.in_play or zone.in_play) and books.titles_in_play is not None:
                 self._retitle(card, source, zone, place)
-        elif zone.in_play and self._titles_in_play is not None:
+        elif zone.in_play and books.titles_in_play is not None:
             self._retitle(card, source, zone, place)
-        self.zones_changed.add(zone)
-        self.cards_placed.add(card)
+        books.zones_changed.add(zone)
+        books.cards_placed.add(card)
         if zone.watched:
-            self.written[zone.key] = self.version
-            self.watched_writes += 1
+            books.changed_at[zone.key] = books.version
+            books.watched_changes += 1
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
         else:
             zone.cards.append(card)
         card.zone = zone
-        self.version += 1
-        self.cards_moved += 1
+        books.version += 1
+        books.cards_moved += 1
 
     def _retitle(self, card: Card, source: Optional[Zone], zone: Zone, place: str):
-        """Keep the index of the cards in play by title (``_titles_in_play``) up to date as ``card``
+        """Keep the index of the cards in play by title (``books.titles_in_play``) up to date as ``card``
         moves from ``source`` (its cards without it already) to ``zone`` (not yet placed there)."""
-        index = self._titles_in_play
+        index = self.books.titles_in_play
         same = index.get(card.title)
         if source is not None and source.in_play:
             same.remove(card)
@@ -323,10 +275,10 @@ class Game:
         # (at the bottom) those already in this one. Those it goes before are the last of them (they
         # are in that order): passed from the end, most often none (a card put where none of its
         # title follows it).
-        ranks = self._in_play_ranks
+        ranks = self.books.in_play_ranks
         if not ranks:
             self.in_play_zones()        # (which places them, once)
-            ranks = self._in_play_ranks
+            ranks = self.books.in_play_ranks
         rank = ranks[zone]
         on_top = place in ("top", "left-end")
         ahead = len(same)
@@ -342,20 +294,21 @@ class Game:
 
     def zone_reordered(self, zone: Zone):
         """Note that a zone's cards were put in a new order (a shuffle, an order a scenario fixes)."""
-        self.zones_changed.add(zone)
-        self.cards_placed.update(zone.cards)
+        books = self.books
+        books.zones_changed.add(zone)
+        books.cards_placed.update(zone.cards)
         if zone.watched:
-            self.written[zone.key] = self.version
-            self.watched_writes += 1
-        self.cards_moved += 1
+            books.changed_at[zone.key] = books.version
+            books.watched_changes += 1
+        books.cards_moved += 1
         if zone.in_play:
-            self._titles_in_play = None
+            books.titles_in_play = None
 
     # -- trace
     def record(self, rule: str, kind: str, text: str, player=None, **data):
         """Add an event to the trace. (Written rules append to ``events`` themselves.)"""
         if kind not in _NOTHING_CHANGES:
-            self.version += 1
+            self.books.version += 1
         # (``acting``, written in place: every event recorded passes here)
         self.events.append((rule, kind, text, player.name if type(player) is Player else (player or ""), data))
 
@@ -485,7 +438,8 @@ class Game:
                     return jump
                 target, where, word = jump
                 raise Goto(target, where, rule_id, word)
-            if self._invariants_at != self.cards_moved + self.bounds_written and self.check_invariants:
+            books = self.books
+            if books.invariants_at != books.cards_moved + books.bounds_changed and self.check_invariants:
                 self.look(rule_id, span)
         except RecursionError:
             self.out_of_stack(rule_id, span)
@@ -496,25 +450,26 @@ class Game:
     def look(self, rule_id: str, span):
         """The invariants looked at after rule ``rule_id``'s procedure changed what they look at since
         the last look: narrowed to what changed since (the cards once one was created, moved or
-        reordered, the zones and cards it changed noted; the bounds once a statement wrote one); a break
-        is an error at the rule, in the words of a full look (``State.invariant_breaks``).
+        reordered, the zones and cards it changed noted; the bounds once a statement changed one); a
+        break is an error at the rule, in the words of a full look (``State.invariant_breaks``).
 
-        ``run_rule`` calls it only when ``cards_moved`` or ``bounds_written`` moved since the last look
-        (``_invariants_at``: their sum then; both only grow): most rules that change the state move no
-        card and write no bound, and it is passed over for them. (A write of a bound with no change to
+        ``run_rule`` calls it only when ``cards_moved`` or ``bounds_changed`` moved since the last look
+        (``books.invariants_at``: their sum then; both only grow): most rules that change the state move
+        no card and change no bound, and it is passed over for them. (A bound set with no change to
         record, a counter set to what it holds, is looked after too: it finds what the last look found.)"""
-        moved, bounds = self.cards_moved, self.bounds_written
-        self._invariants_at = moved + bounds
+        books = self.books
+        moved, bounds = books.cards_moved, books.bounds_changed
+        books.invariants_at = moved + bounds
         state = self.state
         misplaced = out_of_bounds = False
-        if moved != self._cards_checked_at:
-            self._cards_checked_at = moved
-            changed, placed = self.zones_changed, self.cards_placed
+        if moved != books.cards_checked_at:
+            books.cards_checked_at = moved
+            changed, placed = books.zones_changed, books.cards_placed
             misplaced = not state._cards_placed_consistent(changed, placed)
             changed.clear()         # (emptied in place: only these looks read them)
             placed.clear()
-        if bounds != self._bounds_checked_at:
-            self._bounds_checked_at = bounds
+        if bounds != books.bounds_checked_at:
+            books.bounds_checked_at = bounds
             out_of_bounds = not state._within_bounds()
         if misplaced or out_of_bounds:
             # the words: a full look at the cards (which confirms a narrowed look's finding, or finds
@@ -610,12 +565,13 @@ class Game:
             if milestone == "game":
                 self.checks_active = True
             elif milestone == "round":
+                books = self.books
                 for m in self.modifiers:
                     if m.pending_until_begin:
                         m.pending_until_begin = False
-                        self.written[m.target] = self.version
-                        self.watched_writes += 1       # (a modifier: rarely; any name, to be safe)
-                        self.version += 1          # it applies from now on
+                        books.changed_at[m.target] = books.version
+                        books.watched_changes += 1       # (a modifier: rarely; any name, to be safe)
+                        books.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
         if handlers:
             self.run_triggers(handlers, kind, rule, args)
@@ -630,10 +586,11 @@ class Game:
         lasting until it, or until the end of any of its kind, expire."""
         ends = (milestone, name)
         kept = []
+        books = self.books
         for m in self.modifiers:
             if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
-                self.written[m.target] = self.version
-                self.watched_writes += 1
+                books.changed_at[m.target] = books.version
+                books.watched_changes += 1
                 self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
             else:
                 kept.append(m)
@@ -696,27 +653,30 @@ class Game:
 
     def cards_in_play_now(self) -> list:
         """``cards_in_play`` as remembered until a card is next created, moved or reordered
-        (``cards_moved``): to look over, never to change (written rules' quantifiers read it so, since an
-        expression changes nothing while it looks)."""
-        if self._in_play_at != self.cards_moved:
-            self._in_play_at = self.cards_moved
-            self._in_play = [c for z in self.in_play_zones() for c in z.cards]
-        return self._in_play
+        (``books.cards_moved``): to look over, never to change (written rules' quantifiers read it so,
+        since an expression changes nothing while it looks)."""
+        books = self.books
+        if books.in_play_at != books.cards_moved:
+            books.in_play_at = books.cards_moved
+            books.in_play = [c for z in self.in_play_zones() for c in z.cards]
+        return books.in_play
 
     def in_play_zones(self) -> list[Zone]:
         """The zones marked in-play, players in seat order (the order of ``cards_in_play``)."""
-        zones = self._in_play_zones
+        books = self.books
+        zones = books.in_play_zones
         if zones is None:
-            zones = self._in_play_zones = [z for z in self.state.zone_list() if z.in_play]
-            self._in_play_ranks = {z: i for i, z in enumerate(zones)}
+            zones = books.in_play_zones = [z for z in self.state.zone_list() if z.in_play]
+            books.in_play_ranks = {z: i for i, z in enumerate(zones)}
         return zones
 
     def in_play_by_title(self) -> dict:
         """The cards in play by title, each title's in the order of ``cards_in_play``: an index kept
         up to date as cards move (to look over, never to change); empty when no card is in play."""
-        index = self._titles_in_play
+        books = self.books
+        index = books.titles_in_play
         if index is None:
-            index = self._titles_in_play = {}
+            index = books.titles_in_play = {}
             for card in self.cards_in_play_now():
                 found = index.get(card.title)
                 if found is None:
@@ -735,27 +695,28 @@ class Game:
     def run_checks(self):
         if self.simultaneous or not self.checks_active:
             return
-        version = self.version
-        if version == self.checked_at:
+        books = self.books
+        version = books.version
+        if version == books.checked_at:
             return                       # nothing has happened since the last look
-        self.checked_at = version
-        if self.watched_writes == self.quiet_at:
+        books.checked_at = version
+        if books.watched_changes == books.quiet_at:
             # every check would find what it found: the last look left them quiet, and since then
-            # none of the names any of them reads was written, no player was eliminated and no dict
+            # none of the names any of them reads changed, no player was eliminated and no dict
             # gained a name
             return
-        marks, written = self._check_marks, self.written
+        marks, changed_at = books.check_marks, books.changed_at
         for i, rule, poll, names, any_zone in self._polls:
             if names is not None:
                 # Nothing it reads has changed since it last looked (and found what held) when no
-                # player was eliminated, no dict gained a name, none of its names was written since
-                # (the cards of a zone it names are written under the zone's key) and, if it may look
+                # player was eliminated, no dict gained a name, none of its names changed since
+                # (the cards of a zone it names are noted under the zone's key) and, if it may look
                 # at any zone's cards, no card has moved: it would find the same again.
-                seen = (self.cards_moved if any_zone else 0, self.eliminations, self.reshaped)
+                seen = (books.cards_moved if any_zone else 0, books.eliminations, books.reshaped)
                 last = marks[i]
-                if last is not None and last[0] == seen and _unwritten(written, names, last[1]):
+                if last is not None and last[0] == seen and _unchanged(changed_at, names, last[1]):
                     continue
-                marks[i] = (seen, self.version)
+                marks[i] = (seen, books.version)
             # (``Frame(self, {}, rule)``, made in place: ``BareFrame``)
             f = BareFrame()
             f.game = self
@@ -768,14 +729,14 @@ class Game:
             except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
                 raise self.stray(stray) from None
         # Quiet when every check has looked with the players and dicts as they are and none of the
-        # names any of them reads was written since the earliest of those looks: until the next
-        # watched write, every check would be passed over above.
-        self.quiet_at = -1
+        # names any of them reads changed since the earliest of those looks: until the next
+        # watched change, every check would be passed over above.
+        books.quiet_at = -1
         if self._watched is not None and marks:
-            seen = (0, self.eliminations, self.reshaped)
+            seen = (0, books.eliminations, books.reshaped)
             if all(mark is not None and mark[0] == seen for mark in marks) and \
-                    _unwritten(written, self._watched, min(mark[1] for mark in marks)):
-                self.quiet_at = self.watched_writes
+                    _unchanged(changed_at, self._watched, min(mark[1] for mark in marks)):
+                books.quiet_at = books.watched_changes
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -785,9 +746,10 @@ class Game:
     def add_modifier(self, modifier: "Modifier"):
         self.modifiers.append(modifier)
         self.modified.add(modifier.target)
-        self.written[modifier.target] = self.version
-        self.watched_writes += 1
-        self.version += 1
+        books = self.books
+        books.changed_at[modifier.target] = books.version
+        books.watched_changes += 1
+        books.version += 1
 
     def apply_modifiers(self, key: tuple, value):
         for m in self.modifiers:
@@ -862,9 +824,9 @@ def _play_words(play: Play) -> tuple[str, dict]:
             {"action": play.action, "args": [_words(a) for a in play.args]})
 
 
-def _unwritten(written: dict, names: tuple, since: int) -> bool:
-    """Whether none of ``names`` was written (``Game.written``) at or after version ``since``."""
-    get = written.get
+def _unchanged(changed_at: dict, names: tuple, since: int) -> bool:
+    """Whether none of ``names`` changed (``Bookkeeping.changed_at``) at or after version ``since``."""
+    get = changed_at.get
     for name in names:
         if get(name, -1) >= since:
             return False

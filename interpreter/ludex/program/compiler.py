@@ -122,7 +122,7 @@ class Compiler:
         return self.blocks.block(body, held, jumps)
 
     def watches(self, *names) -> bool:
-        """Whether a state check reads one of these names (a write counts in ``Game.watched_writes``)."""
+        """Whether a state check reads one of these names (a change counts in ``Bookkeeping.watched_changes``)."""
         names_read = watched(self)
         return names_read is not None and any(n in names_read for n in names)
 

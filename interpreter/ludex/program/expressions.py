@@ -328,13 +328,14 @@ class ExpressionWriter:
                  "    _M = _G.modified",
                  f"    _G.exercised.add({v.rule!r})"]
         if _worth_remembering(v):
-            lines += ["    if _G._remembered_at != _G.version:      # the state changed: forget (Game._remembered)",
-                      "        _G._remembered_at = _G.version",
-                      "        _G._remembered = {}",
+            lines += ["    _B = _G.books",
+                      "    if _B.remembered_at != _B.version:     # the state changed: forget (Bookkeeping.remembered)",
+                      "        _B.remembered_at = _B.version",
+                      "        _B.remembered = {}",
                       f"    _key = ({v.name!r}, f.this)",
-                      "    _value = _G._remembered.get(_key, _UNSET)",
+                      "    _value = _B.remembered.get(_key, _UNSET)",
                       "    if _value is _UNSET:",
-                      f"        _value = _G._remembered[_key] = {body}"]
+                      f"        _value = _B.remembered[_key] = {body}"]
         else:
             lines += [f"    _value = {body}"]
         lines += [f"    if {v.name!r} in _M:",

@@ -188,7 +188,7 @@ class Program:
         #: every name the state checks read, or None (``reads.watched``)
         self.watched = watched(c)
         #: the zones' keys (``zone:NAME``) that a state check whose reads are known reads: only the
-        #: cards of zones so named need noting in ``Game.written`` as they move (``Zone.watched``)
+        #: cards of zones so named need noting in ``Bookkeeping.changed_at`` as they move (``Zone.watched``)
         self.zones_read = frozenset(n for names in self.check_reads if names is not None for n in names
                                     if n.startswith("zone:") and n != ANY_ZONE)
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}

@@ -5,18 +5,18 @@ the set of names (game counters, supplies, roles and flags; attributes of player
 whose values the expression may read, or None when it cannot be told.
 
 The cards of zones are read under ``zone:NAME`` (``zone_key``): a card entering, leaving or
-reordering a zone writes that name. An expression that may look at the cards of a zone it does not
+reordering a zone changes that name. An expression that may look at the cards of a zone it does not
 name (a card's ``zone``, an attribute that might hold a zone, a built-in that looks up a card's
 zone) reads ``zone:*`` (``ANY_ZONE``): any card moved may change it. Beyond these, an expression may
 depend on which players are eliminated and on which names a player's or a card's dict holds:
-``Game`` counts those changes (``cards_moved``, ``eliminations``, ``reshaped``). Everything else an expression can
+``Bookkeeping`` counts those changes (``cards_moved``, ``eliminations``, ``reshaped``). Everything else an expression can
 read stands still while a game is played: seats, titles, types and owners of cards, card definitions,
-decks, boards, the format. A card's face (``face-up``) is read under that name. A name is written
-(``Game.written``) when a statement sets it, and when a modifier on it starts, stops or begins to
-apply; so an expression over these reads gives the same answer as long as none of its names was
-written and none of the counters moved. The engine uses this to poll a state check only when
+decks, boards, the format. A card's face (``face-up``) is read under that name. A name changes
+(``Bookkeeping.changed_at``) when a statement sets it, and when a modifier on it starts, stops or
+begins to apply; so an expression over these reads gives the same answer as long as none of its names
+changed and none of the counters moved. The engine uses this to poll a state check only when
 something it reads may have changed; and, when every check's reads are known and none looks at any
-zone (``watched``), to tell from one count (``Game.watched_writes``) that none of them needs polling.
+zone (``watched``), to tell from one count (``Bookkeeping.watched_changes``) that none of them needs polling.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ _ZONE_BLIND = {"size", "top", "bottom", "cards", "first", "last", "reverse", "wi
 
 
 def zone_key(name: str) -> str:
-    """The name under which the cards of the zones so named are read and written (``Zone.key``)."""
+    """The name under which the cards of the zones so named are read and changed (``Zone.key``)."""
     return "zone:" + name
 
 
@@ -176,8 +176,8 @@ def check_reads(compiler, check: A.Check) -> Optional[tuple]:
 
 def watched(compiler) -> Optional[frozenset]:
     """Every name the game's state checks read, when each check's reads are known and none may look
-    at any zone's cards; otherwise None (some check is then polled after every change, and no write
-    is counted). A write of one of these names is counted in ``Game.watched_writes``."""
+    at any zone's cards; otherwise None (some check is then polled after every change, and no change
+    is counted). A change of one of these names is counted in ``Bookkeeping.watched_changes``."""
     found = _WATCHED.get(compiler, False)
     if found is False:
         found = frozenset()

@@ -15,9 +15,9 @@ In: a block (a tuple of statement nodes). Out: ``run(frame)``. Each statement is
 2. the statement runs; a wrong kind of value (``TypeError``, ``KeyError`` ...) becomes a positioned
    error naming the rule, at the span of the innermost statement running: the function guards all of
    its statements at once and keeps that span in ``_S``;
-3. the state checks are polled if the state changed. A wrong kind of value there belongs to the
-   statement containing this one (whose guard is around it, not its poll); after a statement at the
-   function's top, to the caller.
+3. the state checks are polled if the state changed (``Bookkeeping``, held in ``_B`` by a function
+   whose lines read it). A wrong kind of value there belongs to the statement containing this one
+   (whose guard is around it, not its poll); after a statement at the function's top, to the caller.
 
 A block nested deeper than Python allows (it refuses more than 20 nested loops and ``try``) is
 written as a function of its own and called; so is a window or an ``initiate`` (which open Python
@@ -84,7 +84,7 @@ class BlockWriter:
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
                         or (f.kind == "counter" and (f.minimum is not None or f.maximum is not None))}
-        #: the names a statement may write past a bound it does not refuse itself (``unrefused``): the
+        #: the names a statement may set past a bound it does not refuse itself (``unrefused``): the
         #: game's supplies, whose capacity (what each held at set-up) no statement checks; and counters
         #: declared with a minimum, which a transfer may take below it
         self.capped = {f.name for f in g.fields.values() if f.kind == "supply" and f.scope == "game"}
@@ -140,6 +140,7 @@ class BlockWriter:
             f"def {name}(f):",
             f"    {doc!r}",
             "    _G = f.game",
+            *_books(lines),
             "    _M = _G.modified",
             "    _V = f.vars",
             "    _S = None",
@@ -205,6 +206,7 @@ class BlockWriter:
             f"def {name}(f):",
             f'    """A {type(s).__name__.lower()} written apart; a wrong kind of value is an error at it."""',
             "    _G = f.game",
+            *_books(lines),
             "    _M = _G.modified",
             "    _V = f.vars",
             f"    _S = {span}",
@@ -235,13 +237,13 @@ class BlockWriter:
                  *body]
         if self.polls and self.watched is None:     # only when the state has changed since they last looked
             lines += [f"{ind}_S = {enclosing}",
-                      f"{ind}if _G.checked_at != _G.version and not _G.simultaneous: _G.run_checks()"]
+                      f"{ind}if _B.checked_at != _B.version and not _G.simultaneous: _G.run_checks()"]
         elif self.polls:
-            # and, while the checks are quiet (nothing they read written since), the look they would
+            # and, while the checks are quiet (nothing they read changed since), the look they would
             # take is only noted (as ``run_checks`` would note it, and find nothing to do)
             lines += [f"{ind}_S = {enclosing}",
-                      f"{ind}if _G.checked_at != _G.version and not _G.simultaneous:",
-                      f"{ind}    if _G.watched_writes == _G.quiet_at: _G.checked_at = _G.version",
+                      f"{ind}if _B.checked_at != _B.version and not _G.simultaneous:",
+                      f"{ind}    if _B.watched_changes == _B.quiet_at: _B.checked_at = _B.version",
                       f"{ind}    else: _G.run_checks()"]
         return lines
 
@@ -366,7 +368,7 @@ class BlockWriter:
                  f"{ind}_wn = _wi = 0",
                  # (``players_from`` lists only the players still in the game: each of them may act)
                  f"{ind}_wact = _wseats = len(_word)",
-                 f"{ind}_wseen = _G.eliminations",
+                 f"{ind}_wseen = _B.eliminations",
                  f"{ind}_wacts = _G.actions"]
         searches = [f"_wl{k}" for k in range(len(plays))]
         lines += [f"{ind}{search} = _wacts[{name!r}].legal" for search, name in zip(searches, plays)]
@@ -408,10 +410,10 @@ class BlockWriter:
                   f"{ind}            _wi -= 1       # refused and taken back: the same player chooses again",
                   f"{ind}            continue",
                   f"{ind}        _wn = 0",
-                  f"{ind}    if _G.checked_at != _G.version and _G.checks:",
+                  f"{ind}    if _B.checked_at != _B.version and _G.checks:",
                   f"{ind}        _G.run_checks()",
-                  f"{ind}    if _G.eliminations != _wseen:      # a play or a check eliminated a player",
-                  f"{ind}        _wseen = _G.eliminations",
+                  f"{ind}    if _B.eliminations != _wseen:      # a play or a check eliminated a player",
+                  f"{ind}        _wseen = _B.eliminations",
                   f"{ind}        _wact = sum(1 for _p in _word if not _p.eliminated)",
                   f"{ind}    if _wn >= _wact:",
                   f"{ind}        break",
@@ -453,7 +455,7 @@ class BlockWriter:
                 f"{ind}{who} = _owner.name + ' ' if _owner else ''",
                 f"{ind}{short} = f' ({{{src}.label}} was empty after {{{drawn}}})' if {drawn} < {n} else ''",
                 # (``Game.record`` in place: a draw changes the state; ``acting`` names the owner)
-                f"{ind}_G.version += 1",
+                f"{ind}_B.version += 1",
                 f"{ind}_G.events.append((f.rule, 'draw', {text}, {acting_source('_owner')}, {{'count': {drawn}}}))"]
 
     def b_Reveal(self, s, ind):
@@ -466,10 +468,10 @@ class BlockWriter:
             f"{ind}        raise _G.error({refused}, f.rule, {span})",
             f"{ind}    if not {card}.face_up:",
             f"{ind}        {card}.face_up = True",
-            f"{ind}        _G.written['face-up'] = _G.version"]
+            f"{ind}        _B.changed_at['face-up'] = _B.version"]
         if self.compiler.watches("face-up"):
-            lines.append(f"{ind}        _G.watched_writes += 1")
-        lines += [f"{ind}        _G.version += 1",
+            lines.append(f"{ind}        _B.watched_changes += 1")
+        lines += [f"{ind}        _B.version += 1",
                   # (``Game.emit``, written in place)
                   f"{ind}    _G.events.append((f.rule, 'event', ('revealed', {card}.owner.name if {card}.owner"
                   f" else None, {card}.title), '', {{'event': 'named  revealed'}}))"]
@@ -712,36 +714,36 @@ class BlockWriter:
         return f"({n!r} if {who} == {n!r} else {held})"
 
     def reshape(self, table: str, n: str, ind: str, target) -> list:
-        """Lines counting a name added to a player's or card's dict (``Game.reshaped``); none for a
+        """Lines counting a name added to a player's or card's dict (``Bookkeeping.reshaped``); none for a
         dict sure to hold it (``holds``): a game's counters, supplies, roles and flags, and a player's,
         are all there from set-up."""
         if self.holds(target):
             return []
-        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _G.reshaped += 1", f"{ind}    _G.watched_writes += 1"]
+        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _B.reshaped += 1", f"{ind}    _B.watched_changes += 1"]
 
-    def written(self, names, ind: str) -> list:
-        """Lines noting that these names are written now (``Game.written``), which only the state
-        checks read: none for a game without them; and counting the write (``Game.watched_writes``)
-        when a check reads one of them."""
+    def changed(self, names, ind: str) -> list:
+        """Lines noting that these names change now (``Bookkeeping.changed_at``), which only the state
+        checks read: none for a game without them; and counting the change
+        (``Bookkeeping.watched_changes``) when a check reads one of them."""
         if not self.polls:
             return []
-        lines = [f"{ind}_G.written[{n!r}] = _G.version" for n in dict.fromkeys(names)]
+        lines = [f"{ind}_B.changed_at[{n!r}] = _B.version" for n in dict.fromkeys(names)]
         if self.watched is not None and any(n in self.watched for n in names):
-            lines.append(f"{ind}_G.watched_writes += 1")
+            lines.append(f"{ind}_B.watched_changes += 1")
         return lines
 
-    def unrefused(self, written, taken_from: str = "") -> bool:
-        """Whether a statement writing these names may leave a supply or counter out of its bounds
-        though it refuses every value it writes out of them (``bounded``): when it writes a game's
+    def unrefused(self, changed, taken_from: str = "") -> bool:
+        """Whether a statement changing these names may leave a supply or counter out of its bounds
+        though it refuses every value it sets out of them (``bounded``): when it changes a game's
         supply (above its capacity), or transfers from a counter with a minimum (what it takes is only
-        checked against what the counter holds). Every other write of a supply or bounded counter is
-        in bounds once written, so the invariants need not look at the bounds after it."""
-        return any(n in self.capped for n in written) or taken_from in self.floored
+        checked against what the counter holds). Every other change of a supply or bounded counter is
+        in bounds once made, so the invariants need not look at the bounds after it."""
+        return any(n in self.capped for n in changed) or taken_from in self.floored
 
-    def bounds_written(self, unrefused: bool, ind: str) -> list:
-        """A line counting a write that may leave a bound broken (``Game.bounds_written``, ``unrefused``):
-        the invariants look at the bounds only after such a write."""
-        return [f"{ind}_G.bounds_written += 1"] if unrefused else []
+    def bounds_changed(self, unrefused: bool, ind: str) -> list:
+        """A line counting a change that may leave a bound broken (``Bookkeeping.bounds_changed``,
+        ``unrefused``): the invariants look at the bounds only after such a change."""
+        return [f"{ind}_B.bounds_changed += 1"] if unrefused else []
 
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
@@ -772,11 +774,11 @@ class BlockWriter:
             bound = []
         else:
             lines += what + bound if bound else []
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
-        lines += self.bounds_written(self.unrefused([n]), ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.changed([n], ind)
+        lines += self.bounds_changed(self.unrefused([n]), ind)
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}if _old is not _new and not (type(_old) is type(_new) and _old == _new):   # a change",
-                  f"{ind}    _G.version += 1"]
+                  f"{ind}    _B.version += 1"]
         # (its words made when the trace is read, a list's now: ``records.set_words``; a value sure not
         # to be a list, as a cleared one or a literal, is taken as it is)
         new = "_new" if s.value is None or isinstance(s.value, (A.Number, A.Text, A.Constant)) \
@@ -801,11 +803,11 @@ class BlockWriter:
         lines += [f"{ind}_old = {self.read('_tab', n, s.target)} or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
         lines += self.bound(n, "_new", self.what(n, s.target, who), span, ind, always=False)
-        lines += self.reshape("_tab", n, ind, s.target) + self.written([n], ind)
-        lines += self.bounds_written(self.unrefused([n]), ind)
+        lines += self.reshape("_tab", n, ind, s.target) + self.changed([n], ind)
+        lines += self.bounds_changed(self.unrefused([n]), ind)
         # (its words made when the trace is read: ``records.change_words``)
         lines += [f"{ind}_tab[{n!r}] = _new",
-                  f"{ind}_G.version += 1",
+                  f"{ind}_B.version += 1",
                   f"{ind}_G.events.append((f.rule, 'change', ('change', {who}, {n!r}, _old, _new), f.actor,"
                   " None))"]
         return lines
@@ -835,12 +837,12 @@ class BlockWriter:
         fresh = [f"{name!r} not in {table}" for name, table, x in ((src, "_src", s.source), (dst, "_dst", s.destination))
                  if not self.holds(x)]
         if fresh:
-            lines += [f"{ind}if {' or '.join(fresh)}:", f"{ind}    _G.reshaped += 1",
-                      f"{ind}    _G.watched_writes += 1"]
-        lines += self.written([src, dst], ind) + self.bounds_written(self.unrefused([dst], src), ind)
+            lines += [f"{ind}if {' or '.join(fresh)}:", f"{ind}    _B.reshaped += 1",
+                      f"{ind}    _B.watched_changes += 1"]
+        lines += self.changed([src, dst], ind) + self.bounds_changed(self.unrefused([dst], src), ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
-                  f"{ind}_G.version += 1",
+                  f"{ind}_B.version += 1",
                   f"{ind}_G.events.append((f.rule, 'transfer', ('transfer', _n, {from_who}, {src!r},"
                   f" {to_who}, {dst!r}, _after), f.actor, {{'amount': _n}}))"]
         return lines
@@ -975,6 +977,12 @@ def _order_initiated(f, found: list, chooser, ability: str, span, made: dict) ->
     (``operations.order_abilities``, which is asked about the abilities themselves)."""
     ordered = order_abilities(f, [(card, entry.ability) for card, entry in found], chooser, ability, span)
     return [(card, made[id(ability_)]) for card, ability_ in ordered]
+
+
+def _books(lines) -> list:
+    """The line holding the game's bookkeeping in ``_B``, for a function whose ``lines`` read it: once
+    at its start rather than at every use; none for one that does not."""
+    return ["    _B = _G.books"] if any("_B." in line for line in lines) else []
 
 
 def _fstring(*parts) -> str:

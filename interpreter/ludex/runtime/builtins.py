@@ -43,9 +43,10 @@ def _players(game):
 
     Example: players gives [ann, cat]  # bob is out of the game
     """
-    remembered = game.players_in                    # (the same list until the next elimination)
-    if remembered[0] != game.eliminations:
-        remembered = game.players_in = (game.eliminations, [p for p in game.state.players if not p.eliminated])
+    books = game.books
+    remembered = books.players_in                   # (the same list until the next elimination)
+    if remembered[0] != books.eliminations:
+        remembered = books.players_in = (books.eliminations, [p for p in game.state.players if not p.eliminated])
     return remembered[1]
 
 

@@ -171,7 +171,7 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
             names = None
         elif part.count != "any":
             names = None
-        if game.checked_at != game.version and game.checks:
+        if game.books.checked_at != game.books.version and game.checks:
             game.run_checks()
 
 
@@ -285,9 +285,10 @@ def conceal(f, cards, watched: bool, span):
             raise game.error(f"only a card is turned face down, not {value_words(card)}", f.rule, span)
         if card.face_up:
             card.face_up = False
-            game.written["face-up"] = game.version
+            books = game.books
+            books.changed_at["face-up"] = books.version
             if watched:
-                game.watched_writes += 1
+                books.watched_changes += 1
             zone = card.zone
             shown = f"a card in {zone}" if zone is not None and zone.hidden else card.title
             game.record(f.rule, "conceal", f"{shown} is turned face down", f.actor, card=card.id)
@@ -390,8 +391,8 @@ def eliminate(f, players):
     for p in as_list(players):
         if not p.eliminated:
             p.eliminated = True
-            game.eliminations += 1
-            game.watched_writes += 1
+            game.books.eliminations += 1
+            game.books.watched_changes += 1
             game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
 
 
@@ -479,7 +480,7 @@ def turn(f, player, menu: TurnMenu, span):
                     break
             used.add(choice.action)
             made += 1
-            if game.checked_at != game.version and game.checks:
+            if game.books.checked_at != game.books.version and game.checks:
                 game.run_checks()
     game.events.append((f.rule, "event", f"{player}'s turn ends", "", {"event": "end turn"}))
     if menu.ended:

@@ -108,11 +108,11 @@ class Zone:
                  in_play: bool = False):
         self.in_play = in_play
         self.name = name
-        #: the name its cards are read and written under (``reads.zone_key``)
+        #: the name its cards are read and changed under (``reads.zone_key``)
         self.key = "zone:" + name
         #: whether a state check whose reads are known reads its cards (``Program.zones_read``): a card
-        #: entering or leaving it is then noted in ``Game.written`` and counted in
-        #: ``Game.watched_writes``; otherwise neither (nothing would read them)
+        #: entering or leaving it is then noted in ``Bookkeeping.changed_at`` and counted in
+        #: ``Bookkeeping.watched_changes``; otherwise neither (nothing would read them)
         self.watched = False
         self.owner = owner
         #: how the trace names it: ``ann.hand``, ``market`` (its owner and name never change)
@@ -315,25 +315,25 @@ class State:
         return held()
 
     def invariant_breaks(self, cards_moved: bool = True, changed=None, placed=None,
-                         bounds_written: bool = True) -> list[str]:
+                         bounds_changed: bool = True) -> list[str]:
         """What is wrong with this state, in words: cards lost, duplicated or misplaced; supplies or
         counters out of bounds. Empty when the state is consistent.
 
         A look may be narrowed to what changed since the last look (anyone's), which found the state
         consistent; the engine creates, moves and shuffles cards only through ``Game.create_cards``,
         ``Game.move_card`` and the shuffle, each of which notes the zones it changes and the cards it
-        places (``Game.zones_changed``, ``Game.cards_placed``); and only the statements ``set``,
-        ``increase``, ``decrease`` and ``transfer`` write a supply or counter, each refusing a value out
-        of its bounds and counting a write that may break one all the same (``Game.bounds_written``: a
+        places (``Bookkeeping.zones_changed``, ``cards_placed``); and only the statements ``set``,
+        ``increase``, ``decrease`` and ``transfer`` change a supply or counter, each refusing a value out
+        of its bounds and counting a change that may break one all the same (``bounds_changed``: a
         game's supply's capacity, a transfer's source's minimum). ``cards_moved=False`` (no card was
         created, moved or reordered) skips the cards. ``changed``: the zones whose cards were changed; ``placed``: the
-        cards created, moved or reordered; None to look at every zone and card. ``bounds_written=False``
-        (no supply or counter with bounds was written) skips the bounds."""
+        cards created, moved or reordered; None to look at every zone and card. ``bounds_changed=False``
+        (no supply or counter with bounds was changed) skips the bounds."""
         problems = []
         if cards_moved and not self._cards_consistent(changed, placed) and \
                 not self._cards_consistent(None, None):
             problems += self._card_problems()       # (a narrowed look is confirmed by a full one)
-        if not bounds_written or self._within_bounds():
+        if not bounds_changed or self._within_bounds():
             return problems
         for name, capacity in self.supply_capacity.items():
             held = self.fields.get(name, 0)
