@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
     p.add_argument("game")
     p.add_argument("rule")
+    p.add_argument("--python", action="store_true",
+                   help="print instead the Python the engine wrote for the rule's procedure, plays, "
+                        "triggers, state checks and values")
     p.set_defaults(run=cmd_explain)
     p = sub.add_parser("check-log", help="replay a game log against the rules; report what they refuse")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
@@ -542,6 +545,8 @@ def cmd_explain(args) -> int:
         print(f"ludex: error: {gamedef.key} has no rule {args.rule}"
               + (f"; nearest: {', '.join(close)}" if close else ""), file=sys.stderr)
         return EXIT_USAGE
+    if args.python:
+        return explain_python(gamedef, rule)
     print(f"{rule.id} {rule.title}" + ("  (outside the transcribed source)" if rule.outside else ""))
     print("=" * min(80, len(rule.id) + len(rule.title) + 1))
     for doc in rule.docs:
@@ -577,6 +582,53 @@ def cmd_explain(args) -> int:
                 print(f"  [{result.status}] {path.name}:{scenario.span.line} {scenario.title}")
     if not found:
         print("  none yet")
+    return EXIT_OK
+
+
+def explain_python(gamedef, rule) -> int:
+    """``explain --python``: the source of each function the engine wrote for the rule, headed by
+    what it is, each followed by the functions written apart that it calls (a block or expression
+    nested too deep, a play's body)."""
+    import re
+
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .engine.game import Program
+    program = Program.of(gamedef)
+    writer = program.compiler.writer
+    parts = []
+    if rule.id in program.procedures and program.procedures[rule.id][1] is not None:
+        parts.append(("procedure", program.procedures[rule.id][1]))
+    for action in rule.actions:
+        compiled = program.actions[action.name]
+        parts += [(f"play {action.name}: legal plays", compiled.legal),
+                  (f"play {action.name}: requirements", compiled.failing),
+                  (f"play {action.name}: made", compiled.play)]
+    for listening in program.triggers.values():
+        for trigger, block, *_ in listening:
+            if trigger.rule == rule.id:
+                parts.append((f"trigger at line {trigger.span.line}", block))
+    for check, poll in program.checks:
+        if check.rule == rule.id:
+            parts.append((f"state check at line {check.span.line}", poll))
+    for name, v in gamedef.values.items():
+        if v.rule == rule.id:
+            parts.append((f"value {name}", program.values[name]))
+    print(f"# {rule.id} {rule.title}: the Python written for it")
+    shown = set()
+    for what, fn in parts:
+        pending = [fn]
+        while pending:
+            fn = pending.pop(0)
+            source = writer.source_of(fn)
+            if source is None or fn.__code__.co_filename in shown:
+                continue
+            shown.add(fn.__code__.co_filename)
+            print(f"\n# {what}: {fn.__code__.co_filename}")
+            print(source, end="")
+            what = "called by the above"
+            pending += [writer.env[k] for k in dict.fromkeys(re.findall(r"\b_k\d+\b", source)) if k in writer.env]
+    if not shown:
+        print("\n# (nothing: the rule has no procedure, plays, triggers, state checks or values)")
     return EXIT_OK
 
 

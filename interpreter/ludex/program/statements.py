@@ -132,13 +132,13 @@ class BlockWriter:
         where = body[0].span if body else A.NOWHERE
         last = body[-1].span if body else A.NOWHERE
         kinds = ", ".join(type(s).__name__.lower() for s in body) or "nothing"
-        # The docstring names the rules file, which is data: written as a literal through repr().
-        doc = (f"The statements at {where.path}:{where.line}-{last.end_line} ({kinds}), each counted and "
-               "followed by a poll of the state checks; a wrong kind of value is an error at the statement "
-               "running (_S), or, in a poll after a statement of this block, is left to the caller.")
         source = "\n".join([
             f"def {name}(f):",
-            f"    {doc!r}",
+            # (no path in the source: it is the rules' text, not ours; the file name tells it)
+            f'    """The statements of lines {where.line}-{last.end_line} ({kinds}), each counted',
+            '    and followed by a poll of the state checks; a wrong kind of value is an error at the',
+            '    statement running (``_S``), or, in a poll after a statement of this block, is left to',
+            '    the caller."""',
             "    _G = f.game",
             *_books(lines),
             "    _M = _G.modified",
