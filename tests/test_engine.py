@@ -1189,8 +1189,8 @@ state { game counter n = 0 }
 rule 1 "Count" { text "Count one." increase n by 1 }
 flow { run 1 }
 ''')
-    # Nested deeper than the generated code goes, some of the sums run as closures (compiler.py);
-    # one of these depths (39) puts the division itself at the cut.
+    # Nested deeper than the generated code goes in one function, some of the sums are written as functions
+    # of their own (expressions.py: ``apart``); one of these depths (39) puts the division itself at the cut.
     for depth in [0] + list(range(34, 46)):
         file = parse_scenarios(f'''
 scenario "divide by nothing" {{

@@ -509,7 +509,7 @@ class ExpressionWriter:
         ``cites`` exercised, then ``body`` run. Written as source, it holds the player, the choices and
         the lets in Python locals too, which a let reads as ``legal`` reads them, and so a named value
         a let reads is read in place where it can be (``value_in_place``: ``let copy = copy-in-play(p,
-        c)``) instead of through the let's closure and the value's function."""
+        c)``) instead of through the let's own function and the value's."""
         actor = action.actor
         scope = {actor: "player"}
         for i, param in enumerate(action.params):

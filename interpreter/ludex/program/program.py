@@ -156,7 +156,7 @@ def _nested(check: A.Check, body):
 
 class Program:
     """A game's rules compiled once, shared by every game of them played (a ``Game`` holds only its
-    state): the procedure, plays, triggers, state checks, values and card attributes as closures."""
+    state): the procedure, plays, triggers, state checks, values and card attributes as Python functions."""
 
     def __init__(self, g: GameDef):
         self.compiler = c = Compiler(g)
