@@ -2,6 +2,7 @@
 
 - Every function written (an expression, a value, a block, a part nested too deep) is compiled under a
   file name of its own whose lines ``linecache`` holds: a fault inside one shows the line it is at.
+  The same rules compiled twice keep theirs apart, and a game gone takes its lines with it.
 - Nothing from the rules file but its literal values goes into the source: not its path.
 - ``ludex explain GAME RULE --python`` prints the functions written for a rule, headed by its id.
 """
@@ -147,3 +148,16 @@ def test_a_let_read_by_a_part_written_apart_gives_the_same_plays():
     assert deep == shallow and any("plays buy" in text for _, text, _ in shallow)
     # handed the lazy let (``_s``), then, the lets worked out in order, the let's local
     assert any(s.startswith("def part(f, _s") for s in parts) and any(s.startswith("def part(f, _let0)") for s in parts)
+
+
+def test_the_same_rules_compiled_twice_keep_their_lines_apart():
+    """Two games of rules from one path compile functions at the same lines: each file name is still
+    its own, and a game compiled and gone takes only its own lines out of ``linecache``."""
+    import gc
+    first = Program.of(_gamedef()).compiler.writer
+    kept = dict(first.sources)
+    second = Program.of(assemble("t", [parse_rules(RULES.replace("DEEP", "2"), "t.ludex")])).compiler.writer
+    assert not set(kept) & set(second.sources)
+    del first, second
+    gc.collect()
+    assert not any(name in linecache.cache for name in kept)

@@ -21,6 +21,7 @@ its lines, and ``ludex explain --python`` prints them.
 from __future__ import annotations
 
 import ast
+import itertools
 import linecache
 import re
 import weakref
@@ -165,6 +166,10 @@ def _forget(filenames: list):
         linecache.cache.pop(filename, None)
 
 
+#: Numbers for the file names functions are compiled under: one for each, in every game compiled (two
+#: compilations of one rules file, or rules parsed from strings under one name, share paths and lines)
+_NUMBERS = itertools.count(1)
+
 #: The names a written function's prologue binds, each read from the frame or from another.
 _PROLOGUE = (("_V", "    _V = f.vars"), ("_G", "    _G = f.game"), ("_M", "    _M = _G.modified"))
 
@@ -233,7 +238,7 @@ class ExpressionWriter:
         """Compile a function's source among the constants written so far; return the function. Its
         file name is its own (the rules' file and line, and a number), and ``linecache`` holds its
         lines under it, so that a traceback through it shows them."""
-        filename = f"<ludex rules {span.path}:{span.line} #{len(self.sources) + 1}>"
+        filename = f"<ludex rules {span.path}:{span.line} #{next(_NUMBERS)}>"
         code = compile(source, filename, "exec")
         self.sources[filename] = source
         self.filenames.append(filename)
