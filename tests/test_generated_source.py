@@ -5,17 +5,24 @@
   The same rules compiled twice keep theirs apart, and a game gone takes its lines with it.
 - Nothing from the rules file but its literal values goes into the source: not its path.
 - ``ludex explain GAME RULE --python`` prints the functions written for a rule, headed by its id.
+- The code written reads nothing but the runtime's namespace (``operations.NAMESPACE``) and what was
+  written for its own game.
 """
 
+import builtins
+import dis
 import linecache
+import re
 import traceback
 
 from ludex.cli import main
 from ludex.engine.agents import RandomAgent
 from ludex.engine.game import Game, Program
-from ludex.load import load_paths
+from ludex.load import load_game, load_paths
 from ludex.parse.definition import assemble
 from ludex.parse.syntax import parse_rules
+from ludex.resources import bundled_games
+from ludex.runtime.operations import NAMESPACE
 from ludex.runtime.records import Frame
 
 RULES = '''game t "T" { players 2 to 2 }
@@ -161,3 +168,31 @@ def test_the_same_rules_compiled_twice_keep_their_lines_apart():
     del first, second
     gc.collect()
     assert not any(name in linecache.cache for name in kept)
+
+
+def _globals_read(code) -> set:
+    """The global names a compiled function (and the functions inside it) reads."""
+    found = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            found |= _globals_read(const)
+    return found
+
+
+def test_written_code_reads_only_the_runtime_namespace_and_what_was_written_for_its_game():
+    """``operations.NAMESPACE`` is the whole contract between the code writers and the code they write:
+    every other name a written function reads is a constant of its game (``_k...``), its values, its
+    hidden attributes, a function written beside it, or one of Python's built-ins."""
+    allowed = set(NAMESPACE) | {"_VALUES", "_HIDDEN"} | set(dir(builtins))
+    for key in bundled_games():
+        writer = Program.of(load_game(key).game).compiler.writer
+        env = writer.env
+        extra = {n for n in env if n.startswith("_") and n not in allowed and not re.fullmatch(r"_k\d+", n)} - {"__builtins__"}
+        assert extra == set(), f"{key}: names put into the written code's namespace beside the contract"
+        codes = [compile(source, filename, "exec") for filename, source in writer.sources.items()]
+        assert len(codes) > 30
+        defined = {i.argval for code in codes for i in dis.get_instructions(code) if i.opname == "STORE_NAME"}
+        for code in codes:
+            stray = {n for n in _globals_read(code) - defined
+                     if n not in allowed and not re.fullmatch(r"_k\d+", n)}
+            assert stray == set(), f"{key}: {code.co_filename} reads {sorted(stray)}"

@@ -24,9 +24,10 @@ import pytest
 
 from ludex.engine.agents import RandomAgent
 from ludex.runtime.builtins import BUILTINS
-from ludex.check.checks import check
+from ludex.check.checks import Checker, check
 from ludex.parse import ast as A
 from ludex.program.compiler import Compiler
+from ludex.fmt.rules import Printer
 from ludex.program.statements import BlockWriter
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import Game, Program
@@ -64,6 +65,14 @@ def test_every_statement_of_the_language_is_written_as_python():
     assert len(statements) >= 34
     assert [s.__name__ for s in statements if not hasattr(BlockWriter, "b_" + s.__name__)] == []
     assert not any(name.startswith("s_") for name in dir(Compiler))
+
+
+def test_every_statement_of_the_language_is_checked_and_printed():
+    """What adding a statement asks (docs/architecture.md): the checker's ``s_`` method and the
+    formatter's ``p_`` method, each found by the node's class name."""
+    statements = typing.get_args(A.Stmt)
+    assert [s.__name__ for s in statements if not hasattr(Checker, "s_" + s.__name__)] == []
+    assert [s.__name__ for s in statements if not hasattr(Printer, "p_" + s.__name__)] == []
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -640,7 +649,7 @@ def test_jumps_returned_by_a_procedure_are_taken_as_jumps_raised_are(flow, watch
     game, also under the compliance checker's wrapped ``run_rule``; only jumps that leave their
     sequence, or that come from deep inside, are made as ``Goto``s."""
     from ludex.engine import game as engine
-    from ludex.program import statements
+    from ludex.runtime import operations
     from ludex.runtime import records
     from ludex.compliance.watch import Watch
     # (deeper than Python nests loops: written in a function of its own, which raises it)
@@ -668,7 +677,7 @@ def test_jumps_returned_by_a_procedure_are_taken_as_jumps_raised_are(flow, watch
         return [e.as_json() for e in game.trace], dict(game.state.fields), game.steps, error, list(made)
 
     monkeypatch.setattr(engine, "Goto", Counted)
-    monkeypatch.setattr(statements, "Goto", Counted)
+    monkeypatch.setitem(operations.NAMESPACE, "_Goto", Counted)      # the written code's Goto
     trace, fields, steps, error, made_ = outcome()
     if flow in ("", "run 1.2"):
         assert error is None and any(e["kind"] == "goto" for e in trace)

@@ -28,8 +28,8 @@ import weakref
 
 from ..parse import ast as A
 from ..runtime.builtins import BUILTINS, CONSTANTS
-from ..runtime.records import BareFrame, BarePlay, Frame, Play
-from ..runtime.state import Card, Player, Zone, items_of, words
+from ..runtime.operations import NAMESPACE, as_list_read
+from ..runtime.state import words
 from .reads import card_attribute_names
 
 # Nodes never written as a function apart: their source is short and opens no bracket of its own.
@@ -52,7 +52,7 @@ def _divide(op: str, span):
 def _item(span):
     """Item ``i`` of a list (0 first), refusing a position the list does not have."""
     def item(xs, i, f):
-        xs = _as_list(xs)
+        xs = as_list_read(xs)
         if not isinstance(i, int) or not 0 <= i < len(xs):
             raise f.game.error(f"there is no item {words(i)} in a list of {len(xs)}", f.rule, span)
         return xs[i]
@@ -120,18 +120,6 @@ def bound_names(nodes) -> set:
     return names
 
 
-def _as_list(value) -> list:
-    if type(value) is list:
-        return value
-    if isinstance(value, Zone):
-        return list(value.cards)
-    if value is None:
-        return []
-    if isinstance(value, tuple):
-        return list(value)
-    return [value]
-
-
 #: Built-ins (and constants) whose every item is sure to be a player, or a card.
 _ITEMS = {"players": "player", "all-players": "player", "players-from": "player", "opponents": "player",
           "cards-in-play": "card"}
@@ -141,18 +129,6 @@ _SAME_ITEMS = {"cards": 1, "reverse": 1, "without": 1, "join": 2}
 #: Built-ins whose value is always a new Python list (or an error): ``items_of`` would give it back as
 #: it is.
 _LISTS = {"cards", "players-from", "opponents", "reverse", "without", "join", "titles"}
-
-#: A requirement not yet worked out.
-_UNSET = object()
-
-
-def _member(item, pool) -> bool:
-    if type(pool) is Zone:
-        return item.zone is pool if type(item) is Card else False
-    if isinstance(pool, (list, tuple)):
-        return item in pool
-    return item in _as_list(pool)
-
 
 def acting_source(who: str) -> str:
     """``records.acting`` of the Python local ``who``, as source written in place (a call costs more
@@ -182,13 +158,6 @@ def _prologue(body: str) -> list:
     return [line for name, line in _PROLOGUE if name in used]
 
 
-def _best(kind: str, scored: list) -> list:
-    if not scored:
-        return []
-    best = max(s for s, _ in scored) if kind == "highest" else min(s for s, _ in scored)
-    return [i for s, i in scored if s == best]
-
-
 class ExpressionWriter:
     """Writes expressions as the source of Python functions and compiles them: one expression
     (``expression(f)``), a named value (``value(f, *params)``), a play's requirements in order
@@ -198,9 +167,9 @@ class ExpressionWriter:
     def __init__(self, compiler):
         self.compiler = compiler
         self.values: dict = {}                # name -> the value's function, written on first use
-        self.env: dict = {"_as_list": _as_list, "_over": items_of, "_member": _member, "_best": _best, "_Card": Card,
-                          "_Player": Player, "_Zone": Zone, "_Frame": Frame, "_VALUES": self.values, "_Play": Play,
-                          "_BareFrame": BareFrame, "_BarePlay": BarePlay, "_UNSET": _UNSET}
+        #: the namespace the written functions run in: the runtime's (``operations.NAMESPACE``), this
+        #: game's values, then the constants and functions written for this game
+        self.env: dict = {**NAMESPACE, "_VALUES": self.values}
         self.locals = 0
         self.in_place: set = set()    # the values being written (one reading itself is called)
         #: the names of the zones and rows each player has

@@ -27,16 +27,9 @@ expression writer go into the source: no name or text from a rules file is writt
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_
-
-from ..diagnostics import LudexError
 from ..parse import ast as A
 from ..runtime import operations as op
-from ..runtime.builtins import players_from, value_words
-from ..runtime.operations import abilities_of_kind, as_list, bounded, explain, initiated_words, order_abilities
-from ..runtime.records import Decision, Goto, SkipStep, Violation, kept
-from ..runtime.state import Card, Player, Zone, words
+from ..runtime.operations import abilities_of_kind, initiated_words, order_abilities
 from .expressions import acting_source, bound_names
 from .reads import card_attribute_names, watched
 
@@ -49,17 +42,10 @@ _CARD_OWN = ("title", "type", "owner", "zone", "face-up")
 _CLEARED = {"flag": ("_old is False or _old is True", "False"), "counter": ("type(_old) is int", "0"),
             "supply": ("type(_old) is int", "0"), "role": ("_old is None or type(_old) is _Player", "None")}
 
-#: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
-CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
 
 #: How many loops a written function may nest (in its ``try``) before a block inside them is written
 #: as a function of its own (Python refuses more than 20 nested blocks).
 _MAX_NESTING = 16
-
-
-def cannot(exc) -> str:
-    """The words of the error for a statement that a wrong kind of value stopped."""
-    return f"this cannot be done with these values ({explain(exc)})"
 
 
 class BlockWriter:
@@ -71,15 +57,6 @@ class BlockWriter:
         self.polls = bool(compiler.gamedef.checks)   # no state checks: nothing to poll
         #: the names the state checks read, when that tells when they may go quiet (``reads.watched``)
         self.watched = watched(compiler) if self.polls else None
-        env = self.writer.env
-        env.update({"_value_words": value_words, "_LudexError": LudexError, "_CAUGHT": CAUGHT, "_cannot": cannot, "_Player": Player,
-                    "_Card": Card, "_Zone": Zone, "_as_list_copy": as_list, "_bounded": bounded, "_words": words,
-                    "_Decision": Decision, "_kept": kept, "_Violation": Violation, "_players_from": players_from,
-                    "_is": is_, "_each_time": repeat, "_Goto": Goto, "_SkipStep": SkipStep,
-                    "_decide": op.decide, "_create": op.create, "_shuffle": op.shuffle, "_conceal": op.conceal,
-                    "_pick": op.pick, "_roll": op.roll, "_perform": op.perform, "_turn": op.turn,
-                    "_value_modified": op.value_modified, "_attribute_modified": op.attribute_modified,
-                    "_modify": op.modify, "_win": op.win, "_eliminate": op.eliminate})
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -101,7 +78,7 @@ class BlockWriter:
         self.field_kinds = {f.name: f.kind for f in g.fields.values() if f.kind not in ("zone", "row")}
         #: (card type, attribute) pairs declared hidden (``Program.hidden_attributes``)
         self.hidden = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
-        env["_HIDDEN"] = self.hidden
+        self.writer.env["_HIDDEN"] = self.hidden
         self.blocks = 0       # how many functions written (their names)
         self.nesting = 0      # Python blocks (loops) open around the statement being written
         #: the span (a constant's name) of the statement whose lines are being written: where a wrong

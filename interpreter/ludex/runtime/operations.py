@@ -12,11 +12,11 @@ from __future__ import annotations
 from itertools import repeat as _each_time
 from operator import is_
 
-from ..diagnostics import ForcedPickRefused
+from ..diagnostics import ForcedPickRefused, LudexError
 from ..parse import ast as A
-from .builtins import value_words
-from .records import Decision, GameOver, Modifier, Play, Violation
-from .state import Card, Player, Zone, words
+from .builtins import players_from, value_words
+from .records import BareFrame, BarePlay, Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, Violation, kept
+from .state import Card, Player, Zone, items_of, words
 
 
 def as_list(value) -> list:
@@ -487,3 +487,69 @@ def turn(f, player, menu: TurnMenu, span):
         game.run_triggers(menu.ended, "end", f.rule, (player,))
     if game.modifiers:
         game.expire("turn", "", f.rule)
+
+
+#: The exceptions a statement's guard turns into a positioned error: a wrong kind of value.
+CAUGHT = (TypeError, AttributeError, ValueError, KeyError, IndexError)
+
+
+def cannot(exc) -> str:
+    """The words of the error for a statement that a wrong kind of value stopped."""
+    return f"this cannot be done with these values ({explain(exc)})"
+
+
+def as_list_read(value) -> list:
+    """A value's items as a list to read: a list itself (not copied), a zone's cards, nothing for none,
+    a tuple's items, or the value alone."""
+    if type(value) is list:
+        return value
+    if isinstance(value, Zone):
+        return list(value.cards)
+    if value is None:
+        return []
+    if isinstance(value, tuple):
+        return list(value)
+    return [value]
+
+
+def member(item, pool) -> bool:
+    """``ITEM in POOL``: a card in a zone, an item of a list, or of a single value's list."""
+    if type(pool) is Zone:
+        return item.zone is pool if type(item) is Card else False
+    if isinstance(pool, (list, tuple)):
+        return item in pool
+    return item in as_list_read(pool)
+
+
+def best(kind: str, scored: list) -> list:
+    """The items of ``(score, item)`` pairs with the highest (``kind`` "highest") or lowest score."""
+    if not scored:
+        return []
+    top = max(s for s, _ in scored) if kind == "highest" else min(s for s, _ in scored)
+    return [i for s, i in scored if s == top]
+
+
+#: A value not yet worked out (a requirement, a remembered value).
+UNSET = object()
+
+
+#: Every name the written functions read that is not written for one game (its constants ``_k...``,
+#: ``_VALUES``, ``_HIDDEN`` and the functions written beside them): the whole contract between the
+#: code writers of ``program/`` and the code they write, which runs in a copy of this namespace.
+NAMESPACE = {
+    # the state and the records
+    "_Card": Card, "_Player": Player, "_Zone": Zone, "_Frame": Frame, "_BareFrame": BareFrame, "_Play": Play,
+    "_BarePlay": BarePlay, "_Decision": Decision, "_Violation": Violation, "_Goto": Goto, "_SkipStep": SkipStep,
+    "_LudexError": LudexError, "_kept": kept, "_words": words, "_value_words": value_words,
+    "_players_from": players_from, "_over": items_of, "_UNSET": UNSET,
+    # Python's own, under names no rules file can bind
+    "_is": is_, "_each_time": _each_time,
+    # values
+    "_as_list": as_list_read, "_as_list_copy": as_list, "_member": member, "_best": best, "_bounded": bounded,
+    # a statement stopped by a wrong kind of value
+    "_CAUGHT": CAUGHT, "_cannot": cannot,
+    # the statements not written in place
+    "_decide": decide, "_create": create, "_shuffle": shuffle, "_conceal": conceal, "_pick": pick, "_roll": roll,
+    "_perform": perform, "_turn": turn, "_value_modified": value_modified, "_attribute_modified": attribute_modified,
+    "_modify": modify, "_win": win, "_eliminate": eliminate,
+}
