@@ -78,8 +78,8 @@ def _worth_remembering(v) -> bool:
     parameters whose body does enough work, looking over a list (a quantifier, highest/lowest) or
     reading another value or a built-in (``characters-in-play``, read by the legality of each card a
     player might marshal). A value with parameters is worked out at each reading: its readings at
-    one state seldom repeat their arguments, and remembering each answer cost more than it saved
-    in every bundled game (3 to 5% of a random game's instructions)."""
+    one state seldom repeat their arguments, and remembering each answer costs more than it saves
+    in every bundled game."""
     return not v.params and any(isinstance(x, (A.Quantified, A.Ranked, A.Call)) for x in A.descendants(v.body))
 
 
