@@ -10,8 +10,6 @@ meant there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..diagnostics import Related
 from ..parse import ast as A
 from ..runtime.builtins import BUILTINS, CONSTANTS, RANGE_LIMIT
@@ -37,14 +35,11 @@ from .kinds import (
 )
 from .spans import name_span, source_words
 
-if TYPE_CHECKING:
-    from .checks import Checker
-
 
 class Scope:
     """Names visible at a point, with what they are (a player, a number, a card ...)."""
 
-    def __init__(self, checker: Checker, names: dict):
+    def __init__(self, checker, names: dict):     # checker: the ``checks.Checker`` reporting
         self.checker = checker
         self.names = names
 
