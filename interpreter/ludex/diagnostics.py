@@ -1,6 +1,6 @@
 """Errors as values with positions, and the one place they are rendered.
 
-In: spans from the AST. Out: ``Diagnostic`` values (collected by every pass) and their rendering as
+In: spans (``Span``: where a node or a mistake sits in its source). Out: ``Diagnostic`` values (collected by every pass) and their rendering as
 ``path:line:col: error[code]: message``, the source line, a caret under the span, secondary spans
 ("first defined here"), what was expected, and the rule id in whose block the error sits.
 """
@@ -12,7 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .parse.ast import Span
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node sits in its source: 1-based line and column, end exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
 
 
 @dataclass(frozen=True)

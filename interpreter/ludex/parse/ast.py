@@ -9,20 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where a node sits in its source: 1-based line and column, end exclusive."""
-
-    path: str
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
-
+from ..diagnostics import Span  # noqa: F401  (every node has one: ``A.Span``)
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
