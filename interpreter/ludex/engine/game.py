@@ -7,7 +7,7 @@ game-specific comes from the rules.
 
 What is worked out from the state is not worked out again while nothing it reads has changed, by the
 counters and marks the game keeps apart (``Game.books``, ``bookkeeping.py``): values without parameters
-are remembered while ``version`` stands still (``codegen._worth_remembering``); a state check is polled
+are remembered while ``version`` stands still (``expressions._worth_remembering``); a state check is polled
 only when something it reads may have changed (``program/reads.py``, ``watched_changes``); the
 invariants look only at the cards placed since they last looked. The trace is recorded as plain tuples
 (``Game.events``) and put into ``TraceEvent``s, and a play, a move, a set, a change, a transfer and a
@@ -556,8 +556,8 @@ class Game:
         """An event or milestone happens (``kind``: begin, end or named): traced, then its triggers
         run; a round's beginning starts the modifiers waiting for it, an end expires those lasting until
         it. ``text``: its words, or ``(how, *values)`` (``events``). ``label``: ``f"{kind} {milestone}
-        {name}".strip()``, when the caller has it made already. (The closures of ``begin phase plot``,
-        ``emit revealed(c)`` and the like do the same in place: ``BlockWriter.b_Milestone``.)"""
+        {name}".strip()``, when the caller has it made already. (The code written for ``begin phase
+        plot``, ``emit revealed(c)`` and the like does the same in place: ``BlockWriter.b_Milestone``.)"""
         if label is None:
             label = f"{kind} {milestone} {name}".strip()
         self.events.append((rule, "event", text, "", {"event": label}))

@@ -10,7 +10,7 @@ In: an expression node (``ast.py``). Out: ``fn(frame) -> value``, written as sou
 of expression (the only way the engine works one out). A part nested deeper than Python compiles
 (``_DEEPEST``) is written as a function of its own, called with the Python locals it reads. Also
 written here: a named value, a play's requirements and its legal plays, a state check's poll, and an
-expression as source text for a function ``blocks.py`` writes (``inline``). A short value whose
+expression as source text for a function ``statements.py`` writes (``inline``). A short value whose
 arguments are Python locals is written where it is read instead of called.
 
 Every function written is compiled under a file name of its own, and its source is put in

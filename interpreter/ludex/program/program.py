@@ -169,7 +169,7 @@ class Program:
                 self.boards[name] = Board.parse(b.drawing, b.span)
         #: the triggers listening to each event, in the rules' order, by ``(kind, milestone, name)``
         #: (``begin``, ``phase``, ``plot``; ``named``, ``""``, ``revealed``): the compiler's lists, made
-        #: before any procedure is compiled so that an event's closure holds its own
+        #: before any procedure is compiled so that the code written for an event holds its own
         self.triggers = c.triggers
         for t in g.triggers:
             key = (t.event.kind, t.event.milestone, t.event.name)

@@ -94,7 +94,7 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
     of play-card``): the player makes plays of every part not yet full, in any order, and may pass,
     which ends it, once each part that needs plays ('exactly one of', '2 of') has them. ``then``: how
     the trace words that pass (``, on to ...`` when more of the turn follows); ``part_of``: which part
-    each play belongs to (``in_any_order_parts``), made once by the turn's closure."""
+    each play belongs to (``in_any_order_parts``), made once as the turn is written (``TurnMenu``)."""
     parts = group.parts
     made = [0] * len(parts)
     #: each part's plays it still offers: all of them, or those not made yet where repeats are not allowed
