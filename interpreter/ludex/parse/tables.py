@@ -24,7 +24,9 @@ import marshal
 import os
 import re
 import sys
+import tempfile
 import zlib
+from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 
@@ -69,28 +71,37 @@ class Token(str):
 # ------------------------------------------------------------------ the cache
 
 
-def cached(folder: Path, name: str, material: bytes, make) -> "Tables | None":
+#: The first item of every cache file: files of another layout are made again, never read further.
+FORMAT = "ludex-cache-2"
+_PLAIN = frozenset({str, int, bool, type(None), bytes, float})
+
+
+def cached(folder: Path | None, name: str, material: bytes, make) -> "Tables | None":
     """Tables from ``folder``, if a file there was made from the same ``material`` (the grammar's
-    text and whatever else decides the tables), by this code and the same Lark; else ``make()``'s,
-    written there for the next process (silently not, if the folder cannot be written)."""
-    material = b"\0".join([material, Path(__file__).read_bytes(), _lark_version()])
-    digest = f"{zlib.crc32(material):08x}{zlib.adler32(material):08x}"
-    path = folder / f"{name}-{digest}-py{sys.version_info[0]}{sys.version_info[1]}.tables"
-    try:
-        data = marshal.loads(path.read_bytes())
-        if data["material"] == material:
+    text and whatever else decides the tables), by this code and the same Lark, and has the shape of
+    tables; else ``make()``'s, written there for the next process (not if ``folder`` is None or
+    cannot be written)."""
+    material = b"\0".join([material, Path(__file__).read_bytes(), lark_version()])
+    path = None if folder is None else folder / (
+        f"{name}-{digest(material)}-py{sys.version_info[0]}{sys.version_info[1]}.tables")
+    data = read(path, material)
+    if data is not None and _tables_shape(data):
+        try:
             return Tables(data)
-    except Exception:               # missing, unreadable or damaged: made again
-        pass
+        except Exception:            # not as written by this code: made again
+            pass
     data = make()
     if data is None:
         return None
-    data["material"] = material
-    _write(path, marshal.dumps(data))
+    write(path, material, data)
     return Tables(data)
 
 
-def _lark_version() -> bytes:
+def digest(material: bytes) -> str:
+    return f"{zlib.crc32(material):08x}{zlib.adler32(material):08x}"
+
+
+def lark_version() -> bytes:
     """Lark's ``__init__.py``, which names its version: read, not imported (a parse needs no Lark)."""
     from importlib.util import find_spec
     spec = find_spec("lark")
@@ -100,17 +111,114 @@ def _lark_version() -> bytes:
         return b""
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write a cache file whole or not at all (another process may be reading or writing it), and
-    only the newest few of its grammar's stay."""
+def read(path: Path | None, material: bytes):
+    """The data of a cache file written by ``write`` from the same ``material``, or None: missing,
+    unreadable, damaged, of another layout or made from something else. ``marshal`` makes only
+    plain values, never runs anything; the caller still checks the shape of what it gets."""
+    if path is None:
+        return None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_bytes(data)
+        whole = marshal.loads(path.read_bytes())
+    except Exception:
+        return None
+    if (type(whole) is not tuple or len(whole) != 3 or whole[0] != FORMAT or whole[1] != material):
+        return None
+    return whole[2]
+
+
+def write(path: Path | None, material: bytes, data) -> None:
+    """Write a cache file whole or not at all: into a file of its own in the same folder, then put
+    in place in one step (another process may be reading or writing it); only the newest few of its
+    grammar's stay. Nothing is written if ``path`` is None or the folder cannot be written."""
+    if path is None:
+        return
+    try:
+        blob = marshal.dumps((FORMAT, material, data))
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except (OSError, ValueError):
+        return
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(blob)
         os.replace(temporary, path)
     except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
         return
-    prune(path.parent, path.name.split("-")[0] + "-*.tables")
+    prune(path.parent, f"{path.name.split('-')[0]}-*{path.suffix}")
+
+
+def plain(value, limit: int = 10_000_000) -> bool:
+    """Whether ``value`` is made of plain values alone (no code object, nothing ``marshal`` can make
+    that could be called), nested dicts, lists, tuples and frozensets of them."""
+    stack = [value]
+    while stack:
+        limit -= 1
+        if limit < 0:
+            return False
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item)
+            stack.extend(item.values())
+        elif kind is list or kind is tuple or kind is frozenset:
+            stack.extend(item)
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+def _tables_shape(data) -> bool:
+    """Whether ``data`` has the shape ``extract`` gives: checked whole, since the loop trusts it
+    (a rule's handler names a builder method that is called)."""
+    try:
+        if type(data) is not dict or set(data) != _KEYS:
+            return False
+        states, rules, lexers = data["states"], data["rules"], data["lexers"]
+        if not (type(data["start"]) is int and type(data["end"]) is int and type(states) is dict
+                and type(rules) is list and type(lexers) is list and type(data["buckets"]) is list
+                and type(data["state_lexer"]) is dict and type(data["ignore"]) is frozenset
+                and type(data["kept"]) is frozenset):
+            return False
+        rows = list(states.values())
+        if (not _only(states, int) or not _only(rows, dict)
+                or not _only(chain.from_iterable(rows), str)
+                or not _only(chain.from_iterable(map(dict.values, rows)), int)
+                or not _only(data["buckets"], str) or not _only(data["state_lexer"], int)
+                or not _only(data["state_lexer"].values(), int)
+                or not _only(data["ignore"], str) or not _only(data["kept"], str)):
+            return False
+        for rule in rules:
+            origin, size, kind, recipe, trailing, expand1, handler, raw = rule
+            if not (type(rule) is tuple and type(origin) is str and type(size) is int
+                    and kind in (UNIT, LIST, NODE) and type(trailing) is int and type(expand1) is bool
+                    and type(handler) is str and handler.startswith("t_") and handler.isidentifier()
+                    and type(raw) is tuple and (recipe is None or type(recipe) is tuple)):
+                return False
+            for step in (recipe or ()) + raw:
+                if type(step) is not tuple or not all(type(x) in (int, bool) for x in step):
+                    return False
+        for lexer in lexers:
+            dispatch, anything_else, keywords = lexer
+            if not (type(lexer) is tuple and type(dispatch) is dict and type(anything_else) is int
+                    and type(keywords) is dict and _only(dispatch, str) and _only(dispatch.values(), int)
+                    and _only(keywords, str) and _only(keywords.values(), dict)):
+                return False
+            for words in keywords.values():
+                if not (_only(words, str) and _only(words.values(), str)):
+                    return False
+        return True
+    except (TypeError, ValueError):     # a tuple of another length, a value that is not iterable
+        return False
+
+
+_KEYS = frozenset({"start", "end", "states", "rules", "lexers", "buckets", "state_lexer", "ignore", "kept"})
+
+
+def _only(values, kind) -> bool:
+    return set(map(type, values)) <= {kind}
 
 
 # ------------------------------------------------------------------ tables from Lark
