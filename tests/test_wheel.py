@@ -50,5 +50,5 @@ def test_the_wheel_bundles_grammar_rules_scenarios_docs_and_site_configuration(w
 def test_the_entry_points_name_the_ludex_package(wheel):
     (entry,) = [n for n in wheel.namelist() if n.endswith(".dist-info/entry_points.txt")]
     text = wheel.read(entry).decode("utf-8")
-    assert "ludex = ludex.cli:main" in text and "ludex = ludex.scenarios.plugin" in text
+    assert "ludex = ludex.command:main" in text and "ludex = ludex.scenarios.plugin" in text
     assert "interpreter" not in text

@@ -1,7 +1,8 @@
-"""``python -m ludex``: the ``ludex`` command."""
+"""``python -m ludex``: the ``ludex`` command (its entry point, ``ludex.command``, sets the handlers
+of SIGINT and SIGTERM before the rest of ludex is imported)."""
 
 import sys
 
-from .cli import main
+from .command import main
 
 sys.exit(main())

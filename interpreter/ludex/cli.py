@@ -2,18 +2,22 @@
 in one place; a user's mistake never ends in a Python traceback.
 
 Exit codes: 0 ok, 1 failures found (scenarios, violations), 2 usage error, 3 errors in rules or
-scenario sources.
+scenario sources; 130 and 143 stopped by SIGINT (Ctrl-C) and SIGTERM (``ludex.command``, the entry
+point, sets their handlers; called in-process, ``main`` answers Ctrl-C the same way).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
 from .check.checks import walk
 from .check.spans import references_in
+from .command import Stopped, held_signals, stopped_line
+from .command import exit_code as stop_exit_code
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, read_source, render_all
 from .load import group_by_game, load_game, load_paths
 from .parse import ast as A
@@ -205,9 +209,12 @@ def _run(args) -> int:
     except LudexError as exc:
         print(render_all(exc.diagnostics), file=sys.stderr)
         return exc.exit_code
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         print("\nludex: stopped before the game ended", file=sys.stderr)
         return EXIT_FAILURES
+    except KeyboardInterrupt:       # Ctrl-C where ludex.command set no handler (main called in-process)
+        print(stopped_line(signal.SIGINT), file=sys.stderr)
+        return stop_exit_code(signal.SIGINT)
 
 
 def _games_for(args) -> list:
@@ -455,14 +462,21 @@ def cmd_run(args) -> int:
     except Violation as refused:        # a play the agent was offered as legal (simulate says R004)
         raise RuntimeRuleError([Diagnostic("runtime", "R004", f"a legal play was refused by rule {refused.rule}: "
                                            f"{refused.message}", refused.span or NOWHERE, rule=refused.rule)]) from None
+    except (Stopped, KeyboardInterrupt):
+        recorder = None                 # the user stopped the game: no log is left of it, whole or half
+        raise
     finally:
         if recorder:
-            kept = _write_log(args.log, recorder.text())
+            with held_signals():        # a stop now is obeyed once the log is written whole
+                kept = _write_log(args.log, recorder.text())
     if args.json:
         import json
-        print(json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
-                          "winners": [p.name for p in game.winners or []],
-                          "trace": [e.as_json() for e in game.trace]}, indent=1))
+        text = json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
+                           "winners": [p.name for p in game.winners or []],
+                           "trace": [e.as_json() for e in game.trace]}, indent=1)
+        with held_signals():            # the trace is written whole; a stop now is obeyed after it
+            print(text)
+            sys.stdout.flush()
     else:
         winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
         print(f"game over after {len(game.trace)} events: {winners}")
@@ -529,7 +543,10 @@ def cmd_simulate(args) -> int:
                        fmt=args.format, max_rounds=args.max_rounds if args.max_rounds is not None else DEFAULT_MAX_ROUNDS,
                        max_steps=args.max_steps, progress=progress_bar())
     import json
-    print(json.dumps(summary, indent=1) if args.json else render_simulation(summary))
+    text = json.dumps(summary, indent=1) if args.json else render_simulation(summary)
+    with held_signals():                # the summary is written whole; a stop now is obeyed after it
+        print(text)
+        sys.stdout.flush()
     return EXIT_FAILURES if summary["problems"] else EXIT_OK
 
 

@@ -6,13 +6,21 @@ executor can run. ``simulate`` runs many, in parallel, and sums them up: games t
 within the game's bound, players left with no legal option, invariant breaks, engine errors, rule
 coverage, winners, lengths and games per second. ``render_simulation`` writes the summary for a
 reader; ``progress_bar`` draws one on a terminal.
+
+The worker processes leave nothing behind: they ignore SIGINT (Ctrl-C reaches a terminal's whole
+process group: stopping is the parent's to do), die at SIGTERM, and the parent ends them all on its
+way out, whatever ends it (a finished run, an error, a stop by a signal: ``ludex.command``). A
+parent killed outright (SIGKILL), which cannot end them, is noticed: each worker then ends itself.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import statistics
 import sys
+import threading
 import time
 from collections import Counter
 from functools import lru_cache
@@ -147,6 +155,25 @@ def _simulate_task(task):
     return simulate_one(*task)
 
 
+#: The signals a worker is made with held, until ``_worker_starts`` has set its own handlers (a
+#: forked worker inherits the parent's, which are the command's and not a worker's).
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+def _worker_starts():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    threading.Thread(target=_end_when_orphaned, args=(os.getppid(),), daemon=True).start()
+
+
+def _end_when_orphaned(parent: int):
+    # a worker whose parent is gone (its parent pid changes) would wait for tasks forever
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
+
+
 def _stats(values: list) -> dict:
     if not values:
         return {}
@@ -172,17 +199,26 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
             if progress:
                 progress(len(results), games, problems, time.perf_counter() - start)
     else:
-        import multiprocessing
-        with multiprocessing.get_context().Pool(min(jobs, games)) as pool:
-            try:
-                for r in pool.imap_unordered(_simulate_task, tasks, chunksize=1):
-                    results.append(r)
-                    problems += r["problem"] is not None
-                    if progress:
-                        progress(len(results), games, problems, time.perf_counter() - start)
-            except KeyboardInterrupt:
+        # the pool is made with the signals held: its workers, and its threads (which make the
+        # workers that replace any that die), start with them held too
+        pool = None
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            pool = multiprocessing.get_context().Pool(min(jobs, games), initializer=_worker_starts)
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+            for r in pool.imap_unordered(_simulate_task, tasks, chunksize=1):
+                results.append(r)
+                problems += r["problem"] is not None
+                if progress:
+                    progress(len(results), games, problems, time.perf_counter() - start)
+        finally:
+            # held again while the workers are ended, so that a stop cannot cut the ending short;
+            # it is obeyed once they are gone
+            signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+            if pool is not None:
                 pool.terminate()
-                raise
+                pool.join()
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
     elapsed = time.perf_counter() - start
     results.sort(key=lambda r: r["seed"])
     transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
