@@ -10,7 +10,8 @@ reader; ``progress_bar`` draws one on a terminal.
 The worker processes leave nothing behind: they ignore SIGINT (Ctrl-C reaches a terminal's whole
 process group: stopping is the parent's to do), die at SIGTERM, and the parent ends them all on its
 way out, whatever ends it (a finished run, an error, a stop by a signal: ``ludex.command``). A
-parent killed outright (SIGKILL), which cannot end them, is noticed: each worker then ends itself.
+parent killed outright (SIGKILL), which cannot end them, is noticed: each worker then ends itself,
+without a word.
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ _HELD = (signal.SIGINT, signal.SIGTERM)
 def _worker_starts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # a result written to a parent that is gone ends the worker without a word (Python's own
+    # SIGPIPE handling would raise BrokenPipeError and print its traceback)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     threading.Thread(target=_end_when_orphaned, args=(os.getppid(),), daemon=True).start()
 
