@@ -14,7 +14,8 @@ The pipeline, a folder per stage (each folder's ``__init__`` lists its modules):
 
 Beside them: ``load.py`` (rules files -> checked game definition: parse, assemble, check),
 ``diagnostics.py`` (every error, rendered in one place), ``resources.py`` (where the bundled files and
-the cache are) and ``cli.py`` (the ``ludex`` command).
+the cache are), ``cli.py`` (the ``ludex`` command) and ``command.py`` (its entry point, which sets what
+a signal does before the rest is imported).
 """
 
 __version__ = "0.1.0"
