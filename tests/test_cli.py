@@ -126,7 +126,8 @@ def test_a_rules_file_that_is_not_utf8_is_an_error_at_its_first_bad_byte_for_eve
         err = capsys.readouterr().err
         assert "Traceback" not in err
     assert err == ("latin.ludex:3:12: error[E001]: the file is not UTF-8 text (byte 0xe9 here: invalid "
-                   "continuation byte)\n  = help: save the file as UTF-8 text\n\n1 error found\n")
+                   "continuation byte)\n  |\n3 |   text \"caf\ufffd\"\n  |            ^\n"
+                   "  = help: save the file as UTF-8 text\n\n1 error found\n")
     assert exit_code(["run", "bad.ludex"]) == 3
     assert capsys.readouterr().err.startswith("bad.ludex:1:1: error[E001]: the file is not UTF-8 text (byte 0xff")
 
@@ -170,7 +171,8 @@ def test_a_file_whose_lines_end_in_a_lone_carriage_return_is_an_error_not_one_lo
     assert exit_code(["check-log", "agot", str(log)]) == 3
     err = capsys.readouterr().err
     assert err == (f"{log}:1:10: error[E001]: the file's lines end in a lone carriage return (CR, byte 0x0d), "
-                   "so it would read as one line\n  = help: save the file with LF or CR LF line ends\n\n"
+                   "so it would read as one line\n  |\n1 | game agot\n  |          ^\n"
+                   "  = help: save the file with LF or CR LF line ends\n\n"
                    "1 error found\n")
     rules = tmp_path / "cr.ludex"
     rules.write_bytes(b'game x "X" {\r}\r')

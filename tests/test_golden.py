@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from astdump import dump
-from conftest import relative
+from conftest import ROOT, relative
 from ludex.check.checks import check
 from ludex.diagnostics import SourceError, render_all
 from ludex.parse.definition import assemble
@@ -125,3 +125,31 @@ def test_a_players_misspelt_verb_is_suggested_and_a_players_name_is_not_taken_fo
     with pytest.raises(SourceError) as caught:
         parse_scenarios('scenario "s" {\n  players cate, bob\n  cate\n}\n', "s.scenario")
     assert "did you mean 'cite'" not in caught.value.diagnostics[0].hint
+
+
+# ------------------------------------------------------------------ files that are not text
+
+BYTES = sorted((GOLDEN / "errors" / "bytes").glob("*.ludex-bytes"))
+
+
+@pytest.mark.parametrize("source", BYTES, ids=lambda p: p.stem)
+def test_error_golden_of_a_file_that_is_not_text(source, goldens, monkeypatch):
+    """``golden/errors/bytes/NAME.ludex-bytes``: a rules file whose bytes are not UTF-8 text (read as
+    bytes: the other goldens are read as text); ``NAME.err`` is its E001, quoting its line and a caret
+    under the first bad byte like every other error."""
+    from ludex.diagnostics import read_source
+    monkeypatch.chdir(ROOT)         # the path is rendered as given: relative to the repository
+    assert source.read_bytes().lstrip(b"\xef\xbb\xbf").startswith(b"# expect: E001")
+    with pytest.raises(SourceError) as caught:
+        read_source(relative(source))
+    [d] = caught.value.diagnostics
+    assert d.code == "E001" and d.span.path == relative(source)
+    rendered = render_all(caught.value.diagnostics)
+    assert f"{d.span.line} | " in rendered and "^" in rendered, "an E001 quotes its line and a caret"
+    goldens.check(source.with_suffix(".err"), rendered + "\n")
+
+
+def test_there_are_goldens_of_files_that_are_not_text():
+    assert len(BYTES) >= 2
+    for expected in (GOLDEN / "errors" / "bytes").glob("*.err"):
+        assert expected.with_suffix(".ludex-bytes").exists(), f"{relative(expected)} has no input: delete it"

@@ -107,7 +107,14 @@ class Sources:
             if text is None:
                 try:
                     text = read_source(path)
-                except (OSError, LudexError):     # gone, unreadable, or not text: nothing to quote
+                except SourceError as exc:
+                    # a file refused as not text (E001) is still quoted, so its error shows its line
+                    if exc.diagnostics[0].code != "E001":
+                        return None
+                    text = _quotable(path)
+                except (OSError, LudexError):     # gone or unreadable: nothing to quote
+                    return None
+                if text is None:
                     return None
                 self._texts[path] = text
             # Lines end at "\n" alone, as the parser counts them: ``splitlines`` would also end one at
@@ -133,9 +140,9 @@ BOM = "\ufeff"
 def read_source(path) -> str:
     """The text of a user's file (rules, scenario or log), a leading byte-order mark skipped. A file
     that is not UTF-8, or holds a NUL character, raises ``SourceError`` with one E001 diagnostic at
-    its first bad byte (the line is not quoted: it is not text); so does one whose lines end in a lone
-    carriage return, at the first. A path that cannot be read (a folder, a
-    link to a file that is gone, no permission) raises ``SourceError`` with one E000 diagnostic."""
+    its first bad byte (its line is quoted with U+FFFD for the bad bytes, see ``_quotable``); so does
+    one whose lines end in a lone carriage return, at the first. A path that cannot be read (a folder,
+    a link to a file that is gone, no permission) raises ``SourceError`` with one E000 diagnostic."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -150,6 +157,26 @@ def read_source(path) -> str:
     if "\n" not in text and "\r" in text.rstrip("\r"):
         raise SourceError([_lone_carriage_returns(str(path), text)])
     return text
+
+
+def _quotable(path) -> Optional[str]:
+    """The text of a file ``read_source`` refused with E001, only to quote the line of that error:
+    bytes that are not UTF-8 and NUL characters become U+FFFD (the caret's column is counted before the
+    first of them, so it lands on it), and lone carriage returns end lines, so the first line is quoted
+    rather than the whole file. None if the file cannot be read now."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")
+    else:
+        if "\x00" not in text:     # valid and no NUL: refused for its lone carriage returns
+            text = text.replace("\r", "\n")
+    text = text.replace("\x00", "\ufffd")
+    return text[1:] if text.startswith(BOM) else text
 
 
 def _lone_carriage_returns(path: str, text: str) -> Diagnostic:

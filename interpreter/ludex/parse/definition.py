@@ -131,7 +131,10 @@ def number_key(rule_id: str) -> tuple:
     key = []
     for part in rule_id.split("."):
         m = re.fullmatch(r"([0-9]+)([a-z]?)", part)
-        key.append((int(m.group(1)), m.group(2)))
+        # compared as digit strings, shorter first: in number order, and without int(), which refuses a
+        # number of more than 4,300 digits (a rule numbered so was a traceback; found by fuzzing)
+        digits = m.group(1).lstrip("0") or "0"
+        key.append((len(digits), digits, m.group(2)))
     return tuple(key)
 
 
