@@ -412,10 +412,37 @@ def table_problem(gamedef, players, format) -> str:
     return format_problem(header, format, players or default_count(header, format))
 
 
+#: How many of the last events ``ludex run`` prints before a loop's error
+_LOOP_EVENTS_SHOWN = 20
+
+
+class _Shown:
+    """``ludex run``'s trace printer: each event as it is recorded, but those since the last decision
+    held until the next, or the game's end, or an error, so that a loop that asks nothing can be
+    shown by its last events only (``flush(last=N)``)."""
+
+    def __init__(self, format_event, decided):
+        self.format_event, self.decided = format_event, decided     # (``engine.game.DECISION_EVENTS``)
+        self.held = []
+
+    def __call__(self, event):
+        self.held.append(event)
+        if event.kind in self.decided:
+            self.flush()
+
+    def flush(self, last=None):
+        held, self.held = self.held, []
+        if last is not None and len(held) > last:
+            print(f"... {len(held) - last} events left out (the last {last} before the error follow)")
+            held = held[-last:]
+        for event in held:
+            print(self.format_event(event))
+
+
 def cmd_run(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .engine.agents import InteractiveAgent, RandomAgent
-    from .engine.game import Game, Violation
+    from .engine.game import DECISION_EVENTS, Game, Violation
     from .engine.trace import format_event
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
@@ -436,8 +463,8 @@ def cmd_run(args) -> int:
             print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
             return EXIT_USAGE
         mine = names[seat - 1]
-        agent = lambda game, d: person(game, d) if d.player is not None and d.player.name == mine \
-            else random_agent(game, d)
+        agent = lambda game, d: (shown.flush(), person(game, d))[1] if d.player is not None and \
+            d.player.name == mine else random_agent(game, d)
     recorder = None
     if args.log:
         # imported here, not at the top: only this command needs it, and every command starts faster
@@ -450,8 +477,9 @@ def cmd_run(args) -> int:
                                        rules=quote(args.game))
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
     game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
+    shown = _Shown(format_event, DECISION_EVENTS)
     if not args.json:
-        game.listen(lambda e: print(format_event(e)))
+        game.listen(shown)
     if recorder or args.max_rounds is not None:
         # imported here, not at the top: only this command needs it, and every command starts faster
         from .compliance.watch import Watch
@@ -459,6 +487,10 @@ def cmd_run(args) -> int:
     kept = True
     try:
         game.run()
+    except RuntimeRuleError:
+        # past the step limit: a loop, whose thousands of events only the last few show
+        shown.flush(last=_LOOP_EVENTS_SHOWN if game.steps > game.step_limit else None)
+        raise
     except Violation as refused:        # a play the agent was offered as legal (simulate says R004)
         raise RuntimeRuleError([Diagnostic("runtime", "R004", f"a legal play was refused by rule {refused.rule}: "
                                            f"{refused.message}", refused.span or NOWHERE, rule=refused.rule)]) from None
@@ -466,6 +498,7 @@ def cmd_run(args) -> int:
         recorder = None                 # the user stopped the game: no log is left of it, whole or half
         raise
     finally:
+        shown.flush()
         if recorder:
             with held_signals():        # a stop now is obeyed once the log is written whole
                 kept = _write_log(args.log, recorder.text())

@@ -119,7 +119,8 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
             kind = "no-option"
         elif INCONSISTENT in d.message:
             kind = "invariant"
-        elif "steps without ending" in d.message or "rules run inside each other" in d.message:
+        elif "steps without ending" in d.message or "rules run inside each other" in d.message or \
+                "without asking anyone anything" in d.message:
             kind = "unfinished"
             if max_steps is not None:
                 result["replay"] = replay_command(game_key, seed, players, fmt, max_steps=max_steps)

@@ -17,6 +17,7 @@ named event into words, only when it is read (``Game.trace``).
 from __future__ import annotations
 
 import random
+import sys
 from collections import deque
 from typing import Callable, Optional
 
@@ -46,6 +47,11 @@ from .bookkeeping import Bookkeeping
 
 #: How many statements one game may execute before a rule is taken to loop forever.
 STEP_BUDGET = 2_000_000
+#: How many statements may run with no decision asked of anyone before the rules running are taken to
+#: loop forever: far above the longest such stretch of the bundled games' random games (docs/language.md).
+QUIET_STEPS = 100_000
+#: The trace events that a decision leaves: a stretch without any asked no one anything.
+DECISION_EVENTS = frozenset({"decision", "play", "pass", "refused"})
 #: How deeply rules may run rules (run, triggers, actions) before the engine calls it a loop.
 NESTING_LIMIT = 200
 
@@ -84,7 +90,8 @@ class Game:
                  'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
                  'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
                  'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
-                 'program', 'rng', 'running', 'seed', 'simultaneous', 'state', 'step_budget', 'steps',
+                 'program', 'quiet_from', 'rng', 'running', 'seed', 'simultaneous', 'state', 'step_budget',
+                 'step_limit', 'steps',
                  'triggers', 'values', 'winners', "__dict__", "__weakref__")
 
     def __init__(self, gamedef: GameDef, players: list[str], agent, seed: int = 0, format: str = "",
@@ -108,6 +115,11 @@ class Game:
         self.over = False
         self.steps = 0
         self.step_budget = step_budget
+        #: the step past which ``over_limit`` looks (every step counted is compared with it): the
+        #: budget, or ``QUIET_STEPS`` past the last look, whichever comes first
+        self.step_limit = min(step_budget, QUIET_STEPS)
+        #: the events recorded by the last look (``over_limit``): where the stretch it looks at begins
+        self.quiet_from = 0
         #: after every step (a rule with a procedure), cards, supplies and counters are checked
         self.check_invariants = check_invariants
         #: what runs inside what, outermost first (a rule's id, or ``"when EVENT"`` in a rule for a
@@ -360,18 +372,49 @@ class Game:
     # -- running
     def tick(self, rule: str):
         self.steps += 1
-        if self.steps > self.step_budget:
-            raise self.over_budget(rule)
+        if self.steps > self.step_limit:
+            self.over_limit(rule)
 
     def stray(self, jump) -> RuntimeRuleError:
         """The error for a ``return to``, ``proceed to`` or ``skip this step`` that no running sequence of
         steps takes: made in the flow, a trigger or a state check, or to a step not beside its own."""
         return self.error(str(jump), jump.rule, jump.span)
 
-    def over_budget(self, rule: str) -> RuntimeRuleError:
-        """The error for a step beyond the budget, counted while running ``rule``."""
-        return self.error(f"the game ran {self.step_budget} steps without ending: rule {rule} seems to "
-                          "loop forever", rule)
+    def over_limit(self, rule: str):
+        """A step past ``step_limit``, counted while running ``rule``: raised, the error for a step beyond
+        the budget, or for ``QUIET_STEPS`` steps that asked no one anything (no decision event recorded
+        since the last look); otherwise the next look is set ``QUIET_STEPS`` on. A loop that asks
+        nothing is so caught within twice ``QUIET_STEPS`` steps; a stretch shorter than ``QUIET_STEPS``
+        never is."""
+        events, since = self.events, self.quiet_from
+        if self.steps > self.step_budget:
+            raise self.error(f"the game ran {self.step_budget} steps without ending: rule {rule} seems to "
+                             "loop forever", rule)
+        # (from the end back: in a game in play a decision is seldom far)
+        for k in range(len(events) - 1, since - 1, -1):
+            if events[k][1] in DECISION_EVENTS:
+                self.quiet_from = len(events)
+                self.step_limit = min(self.step_budget, self.steps + QUIET_STEPS)
+                return
+        raise self.error(f"{self.quiet_words(rule)} without asking anyone anything: {QUIET_STEPS} steps "
+                         "and no decision, a loop that seems never to end", rule)
+
+    def quiet_words(self, rule: str) -> str:
+        """The rules running in a stretch without decisions, in words: ``rules 3.2 and 3.3 keep running``
+        (the rules the stretch's last events cite, and ``rule``, the one running)."""
+        events = self.events
+        cited = {rule} if rule else set()
+        for k in range(len(events) - 1, max(self.quiet_from, len(events) - 10_000) - 1, -1):
+            if events[k][0]:
+                cited.add(events[k][0])
+        named = sorted(cited, key=_rule_order)
+        if not named:
+            return "the rules keep running"
+        if len(named) == 1:
+            return f"rule {named[0]} keeps running"
+        if len(named) > 6:
+            named = named[:5] + [f"{len(named) - 5} more"]
+        return f"rules {', '.join(named[:-1])} and {named[-1]} keep running"
 
     def run(self):
         """Play the whole flow; return the winners (a list, empty for a draw)."""
@@ -519,13 +562,46 @@ class Game:
         """Python's stack ran out (``RecursionError``) while ``rule`` ran: the innermost level notes
         the loop; the outermost reports it (the stack unwound)."""
         if self._loop_found is None:
-            self._loop_found = self.loop_words()
+            self._loop_found = self.value_loop_words(sys.exc_info()[2]) or self.loop_words()
             self._loop_at = (rule, span)
         if self.depth > 1:
             raise
         found, (rule, span) = self._loop_found, self._loop_at
         self._loop_found = None
         raise self.error(f"the rules nest deeper than Python's stack allows: {found}", rule, span) from None
+
+    def value_loop_words(self, tb) -> str:
+        """The loop of named values at the bottom of a traceback that ran out of Python's stack, in
+        words: ``the value a reads b, which reads a again``; "" when no value reads itself there. (The
+        values' functions are told apart by their code; a value written in place inside another is
+        found by what the rules say it reads.)"""
+        named = {fn.__code__: name for name, fn in self.values.items() if hasattr(fn, "__code__")}
+        called = []
+        while tb is not None:
+            name = named.get(tb.tb_frame.f_code)
+            if name is not None:
+                called.append(name)
+            tb = tb.tb_next
+        if not called:
+            return ""
+        last = called[-1]
+        for j in range(len(called) - 2, -1, -1):
+            if called[j] == last:
+                break
+        else:
+            return ""
+        cycle = [called[j]]
+        for here, there in zip(called[j:], called[j + 1:]):
+            cycle += _reads_path(self.gamedef.values, here, there)[1:]
+        if len(cycle) == 2:
+            return f"the value {last} keeps reading itself"
+        # (named from the one read first: where the stack ran out says nothing)
+        loop = cycle[:-1]
+        first = next(name for name in called if name in loop)
+        k = loop.index(first)
+        loop = loop[k:] + loop[:k]
+        inner = ", which reads ".join(loop[1:])
+        return f"the value {first} reads {inner}, which reads {first} again"
 
     def run_sequence(self, ids: list[str], frame: Optional[Frame] = None):
         """Run sibling rules in order; 'return to' / 'proceed to' one of them continues there: raised
@@ -816,6 +892,36 @@ def _running_words(what: str) -> str:
     """An entry of ``Game.running`` in words: ``rule 2``, ``rule 2's trigger (when ping)``, ``Bell's
     ability (when revealed)``: each is written so when it is pushed, but a rule's id."""
     return what if " " in what else f"rule {what}"
+
+
+def _reads_path(values: dict, start: str, end: str) -> list:
+    """The shortest chain of named values from ``start`` to ``end``, each read by the one before it in
+    its definition (in a branch or not): ``[start, end]`` when ``start`` reads ``end`` itself, or when
+    no chain is found."""
+    def reads(name):
+        v, found, stack = values[name], [], [values[name].body]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, A.Name) and x.name in values and x.name not in v.params or \
+                    isinstance(x, A.Call) and x.name in values:
+                found.append(x.name)
+            stack.extend(A.children(x))
+        return found
+    paths, queue = {start: [start]}, deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in reads(here):
+            if there == end:
+                return paths[here] + [end]
+            if there not in paths:
+                paths[there] = paths[here] + [there]
+                queue.append(there)
+    return [start, end]
+
+
+def _rule_order(rule: str) -> tuple:
+    """A rule's id as its place among the rules: 3.2 before 3.10."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in rule.split("."))
 
 
 def _play_words(play: Play) -> tuple[str, dict]:

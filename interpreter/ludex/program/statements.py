@@ -210,7 +210,7 @@ class BlockWriter:
             self.enclosing = enclosing
         lines = [f"{ind}_S = _G.current_span = {span}",
                  f"{ind}_G.steps += 1",
-                 f"{ind}if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)",
+                 f"{ind}if _G.steps > _G.step_limit: _G.over_limit(f.rule)",
                  *body]
         if self.polls and self.watched is None:     # only when the state has changed since they last looked
             lines += [f"{ind}_S = {enclosing}",
@@ -357,7 +357,7 @@ class BlockWriter:
                   f"{ind}    if _wp.eliminated:",
                   f"{ind}        continue",
                   f"{ind}    _G.steps += 1",
-                  f"{ind}    if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)"]
+                  f"{ind}    if _G.steps > _G.step_limit: _G.over_limit(f.rule)"]
         if not searches:
             lines.append(f"{ind}    _opts = []")
         else:
@@ -566,7 +566,7 @@ class BlockWriter:
         otherwise), so that one that never ends meets the step budget instead of hanging."""
         if s.body:
             return []
-        return [f"{ind}_G.steps += 1", f"{ind}if _G.steps > _G.step_budget: raise _G.over_budget(f.rule)"]
+        return [f"{ind}_G.steps += 1", f"{ind}if _G.steps > _G.step_limit: _G.over_limit(f.rule)"]
 
     def b_Move(self, s, ind):
         """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, its title hidden
@@ -675,9 +675,11 @@ class BlockWriter:
             return []
         check = f"_bounded(f, {name!r}, {value}, {what}, {span})"
         if name in self.literal_bounds:     # (then the state has them: one of them is a number)
+            # (a side with no bound is the digits' one: ``digits`` then writes nothing more)
             low, high = self.literal_bounds[name]
-            within = " <= ".join([*([repr(low)] if low is not None else []), value,
-                                  *([repr(high)] if high is not None else [])])
+            limit = repr(op.TOO_LONG)
+            within = (f"{repr(low) + ' <=' if low is not None else '-' + limit + ' <'} {value} "
+                      f"{'<= ' + repr(high) if high is not None else '< ' + limit}")
             return [f"{ind}if type({value}) is not int or not {within}:", f"{ind}    {check}"]
         return [f"{ind}{check}"] if always else [f"{ind}if {name!r} in _G.state.bounds:", f"{ind}    {check}"]
 
@@ -722,6 +724,20 @@ class BlockWriter:
         ``unrefused``): the invariants look at the bounds only after such a change."""
         return [f"{ind}_B.bounds_changed += 1"] if unrefused else []
 
+    def digits(self, name: str, value: str, what: str, span: str, ind: str, number: bool = True) -> list:
+        """Lines refusing a number of more than ``MAX_DIGITS`` digits in ``value`` (``op.too_long``)
+        written to the counter, supply or attribute ``name`` (``what``: how the error names it);
+        ``number``: sure to be a number (otherwise only a whole number is looked at). A literal is never
+        too long: the parser refuses it (E003). None for a counter or supply whose bounds are compared
+        in place (``bound``, which refuses it then)."""
+        if name in self.literal_bounds:
+            return []
+        limit = repr(op.TOO_LONG)
+        test = f"not -{limit} < {value} < {limit}"
+        if not number:
+            test = f"type({value}) is int and {test}"
+        return [f"{ind}if {test}:", f"{ind}    _too_long(f, {what}, {value}, {span})"]
+
     def b_Set(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
         lines, maybe_card = self.target(s.target, ind, "_tab", "_who")
@@ -742,6 +758,11 @@ class BlockWriter:
                 test, value = fast
                 cleared = f"{value} if {test} else {cleared}"
             lines.append(f"{ind}_new = {cleared}")
+        # (a number may be too long: not a literal, a card or player, nor what a role or flag holds)
+        if s.value is not None and not isinstance(s.value, (A.Number, A.Text, A.Constant)) and \
+                self.writer.value_kind(s.value, self.scope) is None and \
+                not (self.field_kinds.get(n) in ("role", "flag") and self.holds(s.target)):
+            lines += self.digits(n, "_new", self.what(n, s.target, who), span, ind, number=False)
         # (worked out before the bounds are checked, whose refusal names it; else only for a hidden change)
         what = [f"{ind}_what = {self.what(n, s.target, who)}"]
         bound = self.bound(n, "_new", "_what", span, ind)
@@ -779,6 +800,7 @@ class BlockWriter:
         who = self.holder(s.target, "_who")
         lines += [f"{ind}_old = {self.read('_tab', n, s.target)} or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
+        lines += self.digits(n, "_new", self.what(n, s.target, who), span, ind)
         lines += self.bound(n, "_new", self.what(n, s.target, who), span, ind, always=False)
         lines += self.reshape("_tab", n, ind, s.target) + self.changed([n], ind)
         lines += self.bounds_changed(self.unrefused([n]), ind)
@@ -809,6 +831,7 @@ class BlockWriter:
                   f"{ind}    raise _G.error(f'{{_from}} holds {{_have}}, not the {{_n}} to transfer', f.rule,"
                   f" {span})",
                   f"{ind}_after = ({self.read('_dst', dst, s.destination)} or 0) + _n"]
+        lines += self.digits(dst, "_after", self.what(dst, s.destination, to_who), span, ind)
         lines += self.bound(dst, "_after", self.what(dst, s.destination, to_who), span, ind)
         # (a name added to a dict not sure to hold it: ``reshape``)
         fresh = [f"{name!r} not in {table}" for name, table, x in ((src, "_src", s.source), (dst, "_dst", s.destination))

@@ -14,6 +14,7 @@ from operator import is_
 
 from ..diagnostics import ForcedPickRefused, LudexError
 from ..parse import ast as A
+from ..parse.builders import MAX_DIGITS
 from .builtins import players_from, value_words
 from .records import BareFrame, BarePlay, Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, Violation, kept
 from .state import Card, Player, Zone, items_of, words
@@ -128,8 +129,8 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
         if not needed:
             options.append(game.passes[player.seat])
         game.steps += 1
-        if game.steps > game.step_budget:
-            raise game.over_budget(f.rule)
+        if game.steps > game.step_limit:
+            game.over_limit(f.rule)
         choice = answer_from(options) if answer_from is not None and options else \
             game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False, span))
         if choice.player is not player:
@@ -206,18 +207,33 @@ def empty_turn(f):
     never ends meets the step budget instead of hanging."""
     game = f.game
     game.steps += 1
-    if game.steps > game.step_budget:
-        raise game.over_budget(f.rule)
+    if game.steps > game.step_limit:
+        game.over_limit(f.rule)
+
+
+#: The first whole number too long for a counter, supply or attribute: one of more than the
+#: ``MAX_DIGITS`` digits a rules file may write (E003). The written code compares with it in place.
+TOO_LONG = 10 ** MAX_DIGITS
 
 
 def bounded(f, bound_name, value, what, span):
-    """Refuse a whole number outside the bounds of the counter or supply so named."""
+    """Refuse a whole number outside the bounds of the counter or supply so named, or of more than
+    ``MAX_DIGITS`` digits (``too_long``)."""
     low, high = f.game.state.bounds.get(bound_name, (None, None))
     if isinstance(value, int) and not isinstance(value, bool):
         if low is not None and value < low:
             raise f.game.error(f"{what} would be {value}, below its minimum {low}", f.rule, span)
         if high is not None and value > high:
             raise f.game.error(f"{what} would be {value}, above its maximum {high}", f.rule, span)
+        if not -TOO_LONG < value < TOO_LONG:
+            too_long(f, what, value, span)
+
+
+def too_long(f, what, value, span):
+    """Refuse a number of more than ``MAX_DIGITS`` digits set into ``what`` (``TOO_LONG``)."""
+    shown = value if -10 ** 40 < value < 10 ** 40 else "a number of more than 40 digits"
+    raise f.game.error(f"{what} would be {shown}, more than the {MAX_DIGITS} digits a number may have",
+                       f.rule, span)
 
 
 def is_hidden(game, table, name) -> bool:
@@ -452,8 +468,8 @@ def turn(f, player, menu: TurnMenu, span):
             if may_pass:
                 options.append(game.passes[player.seat])
             game.steps += 1
-            if game.steps > game.step_budget:
-                raise game.over_budget(f.rule)
+            if game.steps > game.step_limit:
+                game.over_limit(f.rule)
             choice = answer_from(options) if answer_from is not None and options else \
                 game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
             if choice.player is not player:
@@ -545,7 +561,7 @@ NAMESPACE = {
     # Python's own, under names no rules file can bind
     "_is": is_, "_each_time": _each_time,
     # values
-    "_as_list": as_list_read, "_as_list_copy": as_list, "_member": member, "_best": best, "_bounded": bounded,
+    "_as_list": as_list_read, "_as_list_copy": as_list, "_member": member, "_best": best, "_bounded": bounded, "_too_long": too_long,
     # a statement stopped by a wrong kind of value
     "_CAUGHT": CAUGHT, "_cannot": cannot,
     # the statements not written in place
