@@ -623,8 +623,8 @@ class Game:
                 if target not in ids:       # a jump beyond this sequence: raised on to one that holds it
                     raise Goto(target, jump[1], ids[i], jump[2])
             self.record(ids[i], "goto", f"go to step {target}", frame.actor if frame is not None else "")
+            self.tick(ids[i])       # the jump's own step: the rule making it, at its statement
             i = ids.index(target)
-            self.tick(target)
 
     # -- events
     def emit(self, kind: str, milestone: str, name: str, args: tuple, rule: str, text,
