@@ -128,9 +128,7 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
             options += legal(game, player)
         if not needed:
             options.append(game.passes[player.seat])
-        game.steps += 1
-        if game.steps > game.step_limit:
-            game.over_limit(f.rule)
+        game.tick(f.rule)
         choice = answer_from(options) if answer_from is not None and options else \
             game.decide(Decision(player, "play", options, f.rule, f"{player}'s turn", False, span))
         if choice.player is not player:
@@ -155,7 +153,7 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
                 else:
                     why = f"this part of the turn allows {menu_words(parts[k])}, and {'it was' if made[k] == 1 else 'they were'} made"
                 raise refused or Violation(f.rule, why, choice, span)
-            # (``make``, in place)
+            # (one of the plays just offered is made without its requirements asked again)
             if any(map(is_, options, _each_time(choice))):
                 actions[choice.action].play(game, choice)
             else:
@@ -181,15 +179,6 @@ def in_any_order_parts(group: A.InAnyOrder) -> dict:
     return {name: k for k, part in enumerate(group.parts) for name in part.actions}
 
 
-def make(game, choice: Play, options: list, rule: str):
-    """Make a play chosen in a window or a turn: one of the options just offered is legal, and is made
-    without checking it again; any other is tried against its requirements (refused, or made)."""
-    if any(map(is_, options, _each_time(choice))):
-        game.actions[choice.action].play(game, choice)
-    else:
-        game.attempt(choice, rule)
-
-
 def _needs_words(part: A.MenuPart, left: int) -> str:
     """``a play of perform-function``, ``2 plays of move or search``."""
     return f"{'a play' if left == 1 else f'{left} plays'} of {' or '.join(part.actions)}"
@@ -200,15 +189,6 @@ def menu_words(part: A.MenuPart) -> str:
     count = {"one": "exactly one", "any": "any number"}.get(part.count) or (
         f"up to {part.n}" if part.count == "up-to" else str(part.n))
     return f"{count} of {', '.join(part.actions)}" + (" repeats allowed" if part.repeats else "")
-
-
-def empty_turn(f):
-    """A turn of a loop with nothing in it: a step (``BlockWriter.empty_turn``), so that a loop that
-    never ends meets the step budget instead of hanging."""
-    game = f.game
-    game.steps += 1
-    if game.steps > game.step_limit:
-        game.over_limit(f.rule)
 
 
 #: The first whole number too long for a counter, supply or attribute: one of more than the
@@ -234,14 +214,6 @@ def too_long(f, what, value, span):
     shown = value if -10 ** 40 < value < 10 ** 40 else "a number of more than 40 digits"
     raise f.game.error(f"{what} would be {shown}, more than the {MAX_DIGITS} digits a number may have",
                        f.rule, span)
-
-
-def is_hidden(game, table, name) -> bool:
-    """Whether ``table`` is the attributes of a card whose type declares ``name`` hidden."""
-    for card in game.state.cards:
-        if card.attrs is table:
-            return (card.type, name) in game.hidden_attributes
-    return False
 
 
 def explain(exc) -> str:
@@ -467,9 +439,7 @@ def turn(f, player, menu: TurnMenu, span):
             may_pass = optional or "pass" in names
             if may_pass:
                 options.append(game.passes[player.seat])
-            game.steps += 1
-            if game.steps > game.step_limit:
-                game.over_limit(f.rule)
+            game.tick(f.rule)
             choice = answer_from(options) if answer_from is not None and options else \
                 game.decide(Decision(player, "play", options, f.rule, prompt, False, span))
             if choice.player is not player:
