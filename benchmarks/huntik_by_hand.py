@@ -119,7 +119,7 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
                 hands[p].extend(deck[:2])
                 del deck[:2]
                 log(("502.1", "draw", f"{name} draws 2 cards from {name}.draw-deck to {name}.hand", name))
-            log(("502.1", "event", "the round begins", ""))
+            log(("502.1", "event", f"round {rnd} begins", ""))
             going_first, made = made, []
         first = going_first[-1] if going_first else defending if rnd % 2 else lead
 
@@ -161,7 +161,7 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
                 log(("500.2", "ability", f"{name}'s {title}: {card.ability} ({card.kind}) initiates", name))
                 if kind == FREE_ACTION:         # Take the Initiative: you go first next round
                     made.append(p)
-                    log(("500.2", "modifier", f"modifier: first-turn-player to {name} for the next round", name))
+                    log(("500.1d", "modifier", f"modifier: first-turn-player to {name} for the next round", name))
                 else:
                     log(("500.2", "log", card.log, name))
                 discards[p].insert(0, card)
@@ -179,9 +179,9 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
                 log(("500.2", "log", card.log, name))
         log(("500.2", "window", "Turns of the round closes: every player passed in a row", ""))
 
-        log(("501.1", "event", "the round ends", ""))
+        log(("501.1", "event", f"round {rnd} ends", ""))
         for p in going_first:
-            log(("501.1", "expire", f"modifier expires: first-turn-player to {names[p]} (made by rule 500.2)", ""))
+            log(("501.1", "expire", f"modifier expires: first-turn-player to {names[p]} (made by rule 500.1d)", ""))
         going_first = []
         if rnd == 7:
             winner = names[defending]

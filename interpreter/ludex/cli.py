@@ -443,7 +443,7 @@ def cmd_run(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .engine.agents import InteractiveAgent, RandomAgent
     from .engine.game import DECISION_EVENTS, Game, Violation
-    from .engine.trace import format_event
+    from .engine.trace import format_event, rule_width
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
     gamedef = load_one(args.game)
@@ -476,8 +476,9 @@ def cmd_run(args) -> int:
                                                f"--log {quote(str(args.log))}",
                                        rules=quote(args.game))
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
-    game = Game(gamedef, names, agent, seed=args.seed, format=args.format, **budget)
-    shown = _Shown(format_event, DECISION_EVENTS)
+    game = Game(gamedef, names, agent, seed=args.seed, format=args.format, reasons=True, **budget)
+    width = rule_width([*gamedef.rules, "setup"])
+    shown = _Shown(lambda event: format_event(event, width=width), DECISION_EVENTS)
     if not args.json:
         game.listen(shown)
     if recorder or args.max_rounds is not None:

@@ -660,14 +660,19 @@ class Checker:
 
     def s_Require(self, s: A.Require, scope: "Scope") -> "Scope":
         scope.condition(s.condition)
-        if s.cite not in self.game.rules:
+        self.cited(s)
+        return scope
+
+    def cited(self, s: A.Require | A.Modify):
+        """A statement's ``cite RULE`` names a rule of the game."""
+        if s.cite and s.cite not in self.game.rules:
             self.error("S031", f"'cite {s.cite}' refers to a rule that does not exist", s.cite_span or s.span,
                        hint=self.suggest(s.cite, self.game.rules))
-        return scope
 
     def s_Modify(self, s: A.Modify, scope: "Scope") -> "Scope":
         scope.modifiable(s.target)
         scope.expr(s.value)
+        self.cited(s)
         return scope
 
     def s_Win(self, s: A.Win | A.Eliminate, scope: "Scope") -> "Scope":

@@ -90,12 +90,13 @@ class Game:
                  'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
                  'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
                  'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
-                 'program', 'quiet_from', 'rng', 'running', 'seed', 'simultaneous', 'state', 'step_budget',
+                 'program', 'quiet_from', 'reasons', 'rng', 'rounds_begun', 'rounds_ended', 'running', 'seed',
+                 'simultaneous', 'state', 'step_budget',
                  'step_limit', 'steps',
                  'triggers', 'values', 'winners', "__dict__", "__weakref__")
 
     def __init__(self, gamedef: GameDef, players: list[str], agent, seed: int = 0, format: str = "",
-                 step_budget: int = STEP_BUDGET, check_invariants: bool = True):
+                 step_budget: int = STEP_BUDGET, check_invariants: bool = True, reasons: bool = False):
         self.gamedef = gamedef
         self.agent = agent
         self.rng = random.Random(seed)
@@ -131,6 +132,11 @@ class Game:
         self._loop_found: Optional[str] = None
         self._loop_at: tuple = ("", None)
         self.simultaneous = 0
+        #: whether events carry their reasons (``program/reasons.py``): what a judge reads; a game
+        #: played only for its outcome (a simulation) need not work them out
+        self.reasons = reasons
+        #: the rounds begun and ended so far (``round_number``)
+        self.rounds_begun = self.rounds_ended = 0
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
         self.exercised: set = set()
@@ -636,6 +642,8 @@ class Game:
         plot``, ``emit revealed(c)`` and the like does the same in place: ``BlockWriter.b_Milestone``.)"""
         if label is None:
             label = f"{kind} {milestone} {name}".strip()
+        if milestone == "round":
+            text = self.round_words(kind)
         self.events.append((rule, "event", text, "", {"event": label}))
         if kind == "begin":
             if milestone == "game":
@@ -656,6 +664,33 @@ class Game:
                 self.expire(milestone, name, rule)
             if milestone == "game":
                 raise GameOver(self.winners or [])
+
+    def round_number(self) -> int:
+        """The round the game is in: the rules' own count where they define a value ``current-round``
+        (a scenario's set-up may start in any round), else the rounds begun, or ended and one more."""
+        count = self.values.get("current-round")
+        if count is not None:
+            rule = self.gamedef.values["current-round"].rule
+            read = rule in self.exercised           # (reading it for the trace's words exercises nothing)
+            try:
+                n = count(Frame(self, {}, "", None, ""))
+                if type(n) is int:
+                    return n
+            except LudexError:
+                pass
+            finally:
+                if not read:
+                    self.exercised.discard(rule)
+        return max(self.rounds_begun, self.rounds_ended + 1)
+
+    def round_words(self, edge: str) -> str:
+        """``round 3 begins``, ``round 3 ends``: a round milestone's words, the round counted."""
+        if edge == "begin":
+            self.rounds_begun += 1
+            return f"round {self.round_number()} begins"
+        words = f"round {self.round_number()} ends"
+        self.rounds_ended += 1
+        return words
 
     def expire(self, milestone: str, name: str, rule: str):
         """The end of a milestone (``end phase plot``: ``phase``, ``plot``) came: the modifiers in force

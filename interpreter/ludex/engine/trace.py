@@ -1,4 +1,5 @@
-"""Report: trace events in, lines a judge can read out: ``[3.2] p1: 5 from treasury to p1's gold``."""
+"""Report: trace events in, lines a judge can read out: ``[3.2] p1: 5 from treasury to p1's gold``, and
+under an event whose outcome rests on values, its reasons: ``because first-turn-player is dana (500.1c)``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,43 @@ from ..runtime.records import TraceEvent
 
 _INDENT = {"event": "", "window": "  ", "decision": "    ", "play": "    ", "pass": "    "}
 
+#: The width of the rule column (``[500.1c]``) at least and at most; a rule id longer than the widest
+#: column has the line to itself, its text in the column below.
+RULE_WIDTH, WIDEST_RULE = 14, 30
 
-def format_event(event: TraceEvent, unruled: str = "flow") -> str:
-    """One line of the trace; an event of no rule is labelled ``unruled`` (a scenario's set-up)."""
+
+def rule_width(rule_ids) -> int:
+    """The rule column's width for a game's rule ids: its longest id's, within the bounds."""
+    return min(WIDEST_RULE, max([RULE_WIDTH, *(len(r) + 2 for r in rule_ids)]))
+
+
+def format_event(event: TraceEvent, unruled: str = "flow", width: int = RULE_WIDTH) -> str:
+    """An event's line of the trace, then its reasons; an event of no rule is labelled ``unruled`` (a
+    scenario's set-up); ``width``: the rule column's (``rule_width``)."""
     rule = f"[{event.rule}]" if event.rule else f"[{unruled}]"
-    return f"{event.seq:5d} {rule:<14} {_INDENT.get(event.kind, '  ')}{event.text}"
+    indent = _INDENT.get(event.kind, "  ")
+    margin = " " * (5 + 1 + width + 1)
+    if len(rule) > width:
+        line = f"{event.seq:5d} {rule}\n{margin}{indent}{event.text}"
+    else:
+        line = f"{event.seq:5d} {rule:<{width}} {indent}{event.text}"
+    because = reasons(event)
+    if because:
+        line += f"\n{margin}{indent}  because {because}"
+    return line
+
+
+def reasons(event: TraceEvent) -> str:
+    """An event's reasons in words, ``; `` between them ("" for none)."""
+    facts = event.data.get("because") if event.data else None
+    return "; ".join(fact["text"] for fact in facts) if facts else ""
+
+
+def rules_behind(event: TraceEvent) -> list[str]:
+    """The rules an event cites: its own, then those its reasons name."""
+    facts = event.data.get("because") if event.data else None
+    behind = [event.rule] if event.rule else []
+    for fact in facts or ():
+        if fact.get("rule") and fact["rule"] not in behind:
+            behind.append(fact["rule"])
+    return behind

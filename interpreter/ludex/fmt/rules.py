@@ -810,7 +810,8 @@ class Printer:
     def p_Modify(self, s: A.Modify, pad: str) -> list:
         d = s.duration
         duration = f"{_DURATIONS[d.kind]} {milestone(d.milestone, d.name)}"
-        return fit(pad, f"modify {self.p(s.target)} {s.op} {self.x(s.value)}{mark(STATEMENT)}{duration}")
+        cite = f"{mark(STATEMENT)}cite {s.cite}" if s.cite else ""
+        return fit(pad, f"modify {self.p(s.target)} {s.op} {self.x(s.value)}{mark(STATEMENT)}{duration}{cite}")
 
     def p_Win(self, s: A.Win, pad: str) -> list:
         return fit(pad, f"win {self.x(s.players)}")

@@ -473,6 +473,8 @@ class Modify:
     op: str = "by"
     value: Expr = None
     duration: Duration = None
+    cite: str = ""              # the rule that gives the modifier its effect, when not the rule running
+    cite_span: Span = field(compare=False, repr=False, default=None)
 
 
 @node

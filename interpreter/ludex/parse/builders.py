@@ -619,7 +619,9 @@ class Builder:
         return A.Require(span, ch[0], str(ch[1]), ch[2], self.sp(ch[1]))
 
     def t_modify(self, span, ch):
-        return A.Modify(span, ch[0], ch[1], ch[2], ch[3])
+        cite = ch[4] if len(ch) > 4 else None
+        return A.Modify(span, ch[0], ch[1], ch[2], ch[3], str(cite) if cite is not None else "",
+                        self.sp(cite) if cite is not None else None)
 
     def t_until_end(self, span, ch):
         return A.Duration(span, "until_end", ch[0][0], ch[0][1])

@@ -5,5 +5,6 @@ definition and shared by every game of it played.
     compiler.py     the compiler: statements and expressions -> functions
     expressions.py  expressions, named values, legal plays and state checks written as Python source
     statements.py   blocks of statements written as Python source
+    reasons.py      what an event's outcome rested on: facts worked out as it is recorded
     reads.py        what a state check's condition reads, so it is polled only when that may change
 """

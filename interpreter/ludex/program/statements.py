@@ -32,6 +32,7 @@ from ..runtime import operations as op
 from ..runtime.operations import abilities_of_kind, initiated_words, order_abilities
 from .expressions import acting_source, bound_names
 from .reads import card_attribute_names, watched
+from .reasons import Reasons, worth_a_reason
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
 _CARD_OWN = ("title", "type", "owner", "zone", "face-up")
@@ -88,6 +89,14 @@ class BlockWriter:
         self.scope: dict = {}
         #: whether the function being written is a rule's procedure, which returns its jumps (``b_Goto``)
         self.jumps = False
+        #: the variables a hidden choice sets, anywhere in the rules: no reason tells what they hold
+        self.hidden_vars = frozenset(x.var for x in A.descendants(tuple(g.modules))
+                                     if isinstance(x, A.Choose) and x.hidden)
+        self.reasons = Reasons(compiler, self.hidden_vars)
+        #: where the statement being written sits: the ``let`` statements of its block before it (name ->
+        #: expression) and the conditions of the ``if`` branches around it, each with whether it held
+        self.lets: dict = {}
+        self.conditions: list = []
 
     # ------------------------------------------------------------------ functions
     def block(self, body, held=None, jumps=False):
@@ -100,12 +109,12 @@ class BlockWriter:
         self.blocks += 1
         name = f"block{self.blocks}"
         self.writer.bound |= bound_names(body)      # a scenario's set-up binds its own
-        saved = self.nesting, self.scope, self.enclosing, self.jumps
-        self.nesting, self.scope, self.enclosing, self.jumps = 0, {}, "None", jumps
+        saved = self.nesting, self.scope, self.enclosing, self.jumps, self.lets, self.conditions
+        self.nesting, self.scope, self.enclosing, self.jumps, self.lets, self.conditions = 0, {}, "None", jumps, {}, []
         try:
             lines = self.held(body, held or {}) + self.statements(body, "        ")
         finally:
-            self.nesting, self.scope, self.enclosing, self.jumps = saved
+            self.nesting, self.scope, self.enclosing, self.jumps, self.lets, self.conditions = saved
         where = body[0].span if body else A.NOWHERE
         last = body[-1].span if body else A.NOWHERE
         kinds = ", ".join(type(s).__name__.lower() for s in body) or "nothing"
@@ -233,7 +242,23 @@ class BlockWriter:
         return self.writer.inline(x, self.scope, test=True)
 
     # ------------------------------------------------------------------ statements written in place
+    def because(self, *deciding) -> str:
+        """The source of an event's data carrying its reasons (``reasons.Because``): the facts that
+        ``deciding`` (the statement's expressions) and the conditions around the statement read, worked
+        out as the event is recorded when the game keeps reasons; ``None`` when there is nothing to tell."""
+        hidden = self.hidden_vars
+        lets = {n: x for n, x in self.lets.items() if not (A.names_in(x) & hidden)}
+        held = [(c, h) for c, h in self.conditions if worth_a_reason(c, hidden)]
+        deciding = [x for x in deciding if x is not None and worth_a_reason(x, hidden)]
+        if not held and not deciding:
+            return "None"
+        because = self.writer.constant(self.reasons.because(deciding, held, lets))
+        read = set().union(*(A.names_in(x) for x in [*deciding, *(c for c, _ in held), *lets.values()]))
+        local = ", ".join(f"{n!r}: {self.scope[n]}" for n in sorted(read) if n in self.scope)
+        return f"({{'because': {because}(f, {{{local}}})}} if _G.reasons else None)"
+
     def b_Let(self, s, ind):
+        self.lets[s.var] = s.value
         return [f"{ind}_V[{s.var!r}] = {self.expr(s.value)}"]
 
     def b_Goto(self, s, ind):
@@ -263,7 +288,8 @@ class BlockWriter:
         label = f"{edge} {kind} {name}".strip()
         if kind == "game" or (edge, kind) == ("begin", "round"):
             return [f"{ind}_G.emit({edge!r}, {kind!r}, {name!r}, (), f.rule, {text!r}, {label!r})"]
-        lines = [f"{ind}_G.events.append((f.rule, 'event', {text!r}, '', {{'event': {label!r}}}))"]
+        said = f"_G.round_words({edge!r})" if kind == "round" else repr(text)
+        lines = [f"{ind}_G.events.append((f.rule, 'event', {said}, '', {{'event': {label!r}}}))"]
         handlers = self.compiler.triggers.get((edge, kind, name))
         if handlers is not None:
             held = self.writer.constant(handlers)
@@ -340,7 +366,7 @@ class BlockWriter:
         lines = [f"{ind}_wst = {self.expr(s.starting)}",
                  f"{ind}_word = _players_from(_G, _wst)",
                  f"{ind}_G.events.append((f.rule, 'window', {_fstring(s.name + ' opens; ', '_wst', ' acts first')},"
-                 " '', None))",
+                 f" '', {self.because(s.starting)}))",
                  f"{ind}_wpass = _G.passes",        # each player's pass, made once a game
                  f"{ind}_wn = _wi = 0",
                  # (``players_from`` lists only the players still in the game: each of them may act)
@@ -511,16 +537,21 @@ class BlockWriter:
             f"{ind}    _ib(_ifr)"]
 
     def b_Log(self, s, ind):
-        return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, None))"]
+        return [f"{ind}_G.events.append((f.rule, 'log', {s.message!r}, f.actor, {self.because()}))"]
 
     def b_If(self, s, ind):
-        lines = []
-        for i, (condition, body) in enumerate(s.branches):
-            lines.append(f"{ind}{'if' if i == 0 else 'elif'} {self.test(condition)}:")
-            lines += self.nested(body, ind + "    ", 0)
-        if s.otherwise:
-            lines.append(f"{ind}else:")
-            lines += self.nested(s.otherwise, ind + "    ", 0)
+        lines, outer = [], self.conditions
+        try:
+            for i, (condition, body) in enumerate(s.branches):
+                lines.append(f"{ind}{'if' if i == 0 else 'elif'} {self.test(condition)}:")
+                self.conditions = outer + [(condition, True)]
+                lines += self.nested(body, ind + "    ", 0)
+            if s.otherwise:
+                lines.append(f"{ind}else:")
+                self.conditions = outer + [(condition, False) for condition, _ in s.branches]
+                lines += self.nested(s.otherwise, ind + "    ", 0)
+        finally:
+            self.conditions = outer
         return lines
 
     def b_ForEach(self, s, ind):
@@ -758,6 +789,11 @@ class BlockWriter:
                 test, value = fast
                 cleared = f"{value} if {test} else {cleared}"
             lines.append(f"{ind}_new = {cleared}")
+        # (its reasons worked out as its value is, before anything changes)
+        why = "None" if secret else self.because(s.value)
+        if why != "None":
+            lines.append(f"{ind}_why = {why}")
+            why = "_why"
         # (a number may be too long: not a literal, a card or player, nor what a role or flag holds)
         if s.value is not None and not isinstance(s.value, (A.Number, A.Text, A.Constant)) and \
                 self.writer.value_kind(s.value, self.scope) is None and \
@@ -782,7 +818,7 @@ class BlockWriter:
         new = "_new" if s.value is None or isinstance(s.value, (A.Number, A.Text, A.Constant)) \
             or self.writer.value_kind(s.value, self.scope) is not None else "_words(_new) if type(_new) is list else _new"
         record = (f"_G.events.append((f.rule, 'set', ('set', {who}, {n!r}, _words(_old) if type(_old) is list"
-                  f" else _old, {new}), f.actor, None))")
+                  f" else _old, {new}), f.actor, {why}))")
         if secret:
             lines += [f"{ind}    if _secret:",
                       *([] if bound else ["        " + line for line in what]),
@@ -945,13 +981,13 @@ class BlockWriter:
         if d.kind == "for_next" and d.milestone != "round":
             message = "'for next' lasts a round: write 'for next round'"
             return lines + [f"{ind}raise _G.error({message!r}, f.rule, {c(s.span)})"]
-        return lines + [f"{ind}_modify(f, _mk, _ma, {s.op!r}, {self.expr(s.value)}, {c(d)})"]
+        return lines + [f"{ind}_modify(f, _mk, _ma, {s.op!r}, {self.expr(s.value)}, {c(d)}, {s.cite!r})"]
 
     def b_Win(self, s, ind):
-        return [f"{ind}_win(f, {self.expr(s.players)})"]
+        return [f"{ind}_win(f, {self.expr(s.players)}, {self.because(s.players)})"]
 
     def b_Eliminate(self, s, ind):
-        return [f"{ind}_eliminate(f, {self.expr(s.players)})"]
+        return [f"{ind}_eliminate(f, {self.expr(s.players)}, {self.because(s.players)})"]
 
 
 class _Initiated:

@@ -349,19 +349,22 @@ def attribute_modified(obj, name: str) -> tuple:
 _LASTING = {"until_end": "until the end of the {}", "for_this": "for this {}", "for_next": "for the next {}"}
 
 
-def modify(f, key: tuple, about: str, op: str, value, duration):
+def modify(f, key: tuple, about: str, op: str, value, duration, cite: str = ""):
     """``modify ... until the end of the round``: the modifier added and traced (``for next round``
-    waits for the round to begin)."""
+    waits for the round to begin), under the rule it cites or else the rule running, with the card and
+    player that made it and the round it was made in (what a reason tells of it)."""
     game = f.game
-    modifier = Modifier(key, op, value, f.rule, (duration.milestone, duration.name), duration.kind == "for_next",
-                        about)
+    this = f.this
+    modifier = Modifier(key, op, value, cite or f.rule, (duration.milestone, duration.name),
+                        duration.kind == "for_next", about, this.title if type(this) is Card else "",
+                        f.actor or "", game.round_number())
     game.add_modifier(modifier)
     lasting = _LASTING[duration.kind].format(duration.milestone)
-    game.record(f.rule, "modifier", f"modifier: {modifier.describe()} {lasting}", f.actor)
+    game.record(modifier.rule, "modifier", f"modifier: {modifier.describe()} {lasting}", f.actor)
 
 
-def win(f, players):
-    """``PLAYERS win``: the game ends, won by them (none: a draw)."""
+def win(f, players, data=None):
+    """``PLAYERS win``: the game ends, won by them (none: a draw); ``data``: the event's (its reasons)."""
     game = f.game
     winners = as_list(players)
     game.winners = winners
@@ -369,19 +372,19 @@ def win(f, players):
         text = "the game ends with no winner (a draw)"
     else:
         text = f"{words(winners) if len(winners) != 1 else winners[0]} win{'s' if len(winners) == 1 else ''} the game"
-    game.record(f.rule, "win", text, f.actor)
+    game.record(f.rule, "win", text, f.actor, **(data or {}))
     raise GameOver(winners)
 
 
-def eliminate(f, players):
-    """``eliminate PLAYERS``: each still in the game is out of it, traced."""
+def eliminate(f, players, data=None):
+    """``eliminate PLAYERS``: each still in the game is out of it, traced (``data``: its reasons)."""
     game = f.game
     for p in as_list(players):
         if not p.eliminated:
             p.eliminated = True
             game.books.eliminations += 1
             game.books.watched_changes += 1
-            game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p)
+            game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p, **(data or {}))
 
 
 class TurnMenu:

@@ -213,6 +213,9 @@ class Modifier:
     ends: tuple                 # (milestone kind, phase name or "")
     pending_until_begin: bool = False
     about: str = ""             # what it modifies, in the trace's words (``Eddard Stark's strength``)
+    card: str = ""              # the title of the card whose ability made it, if one did
+    by: str = ""                # the player whose play or card made it ("" for the game's procedure)
+    round: Optional[int] = None  # the round it was made in (``Game.round_number``)
 
     @property
     def target(self) -> str:

@@ -28,7 +28,7 @@ from ..diagnostics import (
     source_text,
 )
 from ..engine.game import Game
-from ..engine.trace import format_event
+from ..engine.trace import format_event, reasons, rules_behind
 from ..parse import ast as A
 from ..parse.definition import GameDef, format_problem
 from ..parse.syntax import parse_scenarios
@@ -274,7 +274,7 @@ class Runner:
         self.scenario = scenario
         self.script = Script(self)
         self.game = Game(gamedef, list(scenario.players), self.script, seed=0, format=scenario.format,
-                         step_budget=SCENARIO_STEP_BUDGET)
+                         step_budget=SCENARIO_STEP_BUDGET, reasons=True)
         self.frame = Frame(self.game, {p.name: p for p in self.game.state.players}, "")
         self.game.compiler.note_variables(self.frame.vars)
         self.refusal: Optional[Violation] = None
@@ -574,7 +574,8 @@ class Runner:
             wanted = [(rid, words) for rid, words, _ in step.args]
             i = 0
             for event in game.trace:
-                if i < len(wanted) and event.rule == wanted[i][0] and wanted[i][1] in event.text:
+                if i < len(wanted) and wanted[i][0] in rules_behind(event) and \
+                        (wanted[i][1] in event.text or wanted[i][1] in reasons(event)):
                     i += 1
             if i < len(wanted):
                 def item(rid, words):
