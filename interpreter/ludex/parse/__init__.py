@@ -9,4 +9,6 @@
     mistakes.py    a malformed text and Lark's exception -> one positioned diagnostic in words: what
                    was expected, the common mistake it matches, the bracket left open
     definition.py  a game's parsed modules -> one ``GameDef``, its declarations indexed by name
+    errata.py      a rule's text and its errata -> the text as corrected, in pieces that carry the
+                   erratum behind each corrected phrase (``text_as_corrected``)
 """
