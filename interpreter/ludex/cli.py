@@ -14,8 +14,6 @@ import signal
 import sys
 from pathlib import Path
 
-from .check.checks import walk
-from .check.spans import references_in
 from .command import Stopped, held_signals, stopped_line
 from .command import exit_code as stop_exit_code
 from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, read_source, render_all
@@ -23,7 +21,7 @@ from .load import group_by_game, load_game, load_paths
 from .parse import ast as A
 from .parse.ast import NOWHERE
 from .parse.definition import default_count, format_problem
-from .parse.syntax import SOURCES, parse_rules, parse_scenarios
+from .parse.syntax import parse_rules, parse_scenarios
 from .resources import bundled_games, scenarios_dir
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_SOURCE = 0, 1, 2, 3
@@ -108,12 +106,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop the game with an error if it has not ended after N rounds (as simulate does)")
     p.add_argument("--max-steps", type=at_least(1), default=None, metavar="N", help="the engine's step budget")
     p.set_defaults(run=cmd_run)
-    p = sub.add_parser("explain", help="print a rule for a judge: text, errata, transcription, scenarios")
-    p.add_argument("game")
-    p.add_argument("rule")
-    p.add_argument("--python", action="store_true",
-                   help="print instead the Python the engine wrote for the rule's procedure, plays, "
-                        "triggers, state checks and values")
+    p = sub.add_parser("explain", help="find a rule and print it for a judge: text as corrected, transcription, "
+                                       "scenarios; or list the rules")
+    p.add_argument("game", help="a bundled game (its key, or words of its title: thrones), or a rules file")
+    p.add_argument("words", nargs="*", metavar="RULE|WORDS",
+                   help="a rule id (in any case), or words to find in the rules' numbers, titles and text; "
+                        "none: the rules as a tree")
+    either = p.add_mutually_exclusive_group()
+    either.add_argument("--original", action="store_true",
+                        help="print the rule's text as published, without its errata applied")
+    either.add_argument("--python", action="store_true",
+                        help="print instead the Python the engine wrote for the rule's procedure, plays, "
+                             "triggers, state checks and values")
     p.set_defaults(run=cmd_explain)
     p = sub.add_parser("check-log", help="replay a game log against the rules; report what they refuse")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
@@ -585,102 +589,16 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    import difflib
-
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .scenarios.runner import load_scenarios, run_scenario, scenario_files
-    gamedef = load_one(args.game)
-    rule = gamedef.rules.get(args.rule)
-    if rule is None:
-        close = difflib.get_close_matches(args.rule, list(gamedef.rules), n=5, cutoff=0.3)
-        print(f"ludex: error: {gamedef.key} has no rule {args.rule}"
-              + (f"; nearest: {', '.join(close)}" if close else ""), file=sys.stderr)
-        return EXIT_USAGE
-    if args.python:
-        return explain_python(gamedef, rule)
-    print(f"{rule.id} {rule.title}" + ("  (outside the transcribed source)" if rule.outside else ""))
-    print("=" * min(80, len(rule.id) + len(rule.title) + 1))
-    for doc in rule.docs:
-        label = {"text": "", "note": "Note: ", "example": "Example: "}[doc.kind]
-        print(f"\n{label}{doc.text}")
-    for rid, erratum, _ in gamedef.errata:
-        if rid == rule.id:
-            src = gamedef.source(erratum.source)
-            name = src.title if src else erratum.source
-            print(f"\nErratum ({name} v{erratum.version}): \"{erratum.old}\" should read \"{erratum.new}\"")
-    start, end = rule.span.line, rule.span.end_line
-    print("\nTranscription:")
-    for n in range(start, end + 1):
-        line = SOURCES.line(rule.span.path, n)
-        if line is not None:
-            print(f"  {n:4d} | {line}")
-    refs = sorted({ref for d in rule.docs for ref, _ in references_in(d.text)} |
-                  {s.target for s in walk(rule.body) if isinstance(s, (A.Goto, A.Run))} |
-                  {s.cite for a in rule.actions for s in walk(a.body) if isinstance(s, A.Require)} - {rule.id})
-    if refs:
-        print("\nRefers to: " + ", ".join(f"{r} {gamedef.rules[r].title}" if r in gamedef.rules else r for r in refs))
-    print("\nScenarios that exercise it:")
-    found = 0
-    for path in scenario_files(scenarios_dir(), gamedef.key):
-        try:
-            parsed = load_scenarios(gamedef, path)
-        except LudexError:
-            continue
-        for scenario in parsed.scenarios:
-            result = run_scenario(gamedef, scenario)
-            if rule.id in result.exercised:
-                found += 1
-                print(f"  [{result.status}] {path.name}:{scenario.span.line} {scenario.title}")
-    if not found:
-        print("  none yet")
-    return EXIT_OK
-
-
-def explain_python(gamedef, rule) -> int:
-    """``explain --python``: the source of each function the engine wrote for the rule, headed by
-    what it is, each followed by the functions written apart that it calls (a block or expression
-    nested too deep, a play's body)."""
-    import re
-
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .engine.game import Program
-    program = Program.of(gamedef)
-    writer = program.compiler.writer
-    parts = []
-    if rule.id in program.procedures and program.procedures[rule.id][1] is not None:
-        parts.append(("procedure", program.procedures[rule.id][1]))
-    for action in rule.actions:
-        compiled = program.actions[action.name]
-        parts += [(f"play {action.name}: legal plays", compiled.legal),
-                  (f"play {action.name}: requirements", compiled.failing),
-                  (f"play {action.name}: made", compiled.play)]
-    for listening in program.triggers.values():
-        for trigger, block, *_ in listening:
-            if trigger.rule == rule.id:
-                parts.append((f"trigger at line {trigger.span.line}", block))
-    for check, poll in program.checks:
-        if check.rule == rule.id:
-            parts.append((f"state check at line {check.span.line}", poll))
-    for name, v in gamedef.values.items():
-        if v.rule == rule.id:
-            parts.append((f"value {name}", program.values[name]))
-    print(f"# {rule.id} {rule.title}: the Python written for it")
-    shown = set()
-    for what, fn in parts:
-        pending = [fn]
-        while pending:
-            fn = pending.pop(0)
-            source = writer.source_of(fn)
-            if source is None or fn.__code__.co_filename in shown:
-                continue
-            shown.add(fn.__code__.co_filename)
-            print(f"\n# {what}: {fn.__code__.co_filename}")
-            print(source, end="")
-            what = "called by the above"
-            pending += [writer.env[k] for k in dict.fromkeys(re.findall(r"\b_k\d+\b", source)) if k in writer.env]
-    if not shown:
-        print("\n# (nothing: the rule has no procedure, plays, triggers, state checks or values)")
-    return EXIT_OK
+    # imported here, not at the top: only this command needs them (they run scenarios), and every
+    # command starts faster
+    from .explain import explain, game_meant
+    name = args.game
+    if not (Path(name).suffix or Path(name).exists() or name in bundled_games()):
+        name = game_meant(name)             # a game's key in any case, or words of its title
+        if name is None:
+            return EXIT_USAGE
+    gamedef = load_one(name)
+    return explain(gamedef, name, args.words, original=args.original, python=args.python)
 
 
 def cmd_site(args) -> int:
