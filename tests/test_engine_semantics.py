@@ -329,13 +329,13 @@ def refused_then(*answers):
 def test_a_pass_before_the_needed_play_of_parts_joined_by_and_is_refused():
     a_pass = lambda d: Play("pass", d.player, ())        # noqa: E731  (not offered: tried)
     game = refused_then(a_pass, the_play("act"), passes, the_play("other"))
-    assert texts(game, "refused") == ["refused: a may not pass yet: this part of the turn still needs a play of act"]
+    assert texts(game, "refused") == ["a tries pass: refused by 1, a may not pass yet: this part of the turn still needs a play of act"]
 
 
 def test_a_play_of_a_full_part_joined_by_and_is_refused_in_the_menus_words():
     again = lambda d: Play("act", d.player, ())        # noqa: E731
     game = refused_then(the_play("act"), again, passes, the_play("other"))
-    assert texts(game, "refused") == ["refused: this part of the turn allows exactly one of act, and it was made"]
+    assert texts(game, "refused") == ["a tries act: refused by 1, this part of the turn allows exactly one of act, and it was made"]
     assert game.state.player("a").fields["n"] == 1
 
 

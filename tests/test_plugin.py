@@ -159,7 +159,7 @@ def test_a_refused_play_is_taken_back_when_the_script_has_another_choice_for_the
       run 2
       expect refused 2 "Only the first player may spend."
       expect bob.gold == 1
-      expect trace 2 "refused: Only the first player may spend.", 2 "bob passes", 2 "closes"
+      expect trace 2 "bob tries spend: refused by 2, Only the first player may spend.", 2 "bob passes", 2 "closes"
     }
     ''')
     result = pytester.runpytest("scenarios")

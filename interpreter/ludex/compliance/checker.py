@@ -456,7 +456,7 @@ class LogChecker:
                               self._here(), d.rule, related=(Related(d.span, "the rules stop here"),)
                               if d.span and d.span.line else ())
             except Violation as v:
-                self.find("V020", f"the rules cannot go on: a play was refused by rule {v.rule}: {v.message}",
+                self.find("V020", f"the rules cannot go on: {v.words()}",
                           self._here(), v.rule)
             if game.over:
                 report.over = True

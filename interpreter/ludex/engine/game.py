@@ -887,7 +887,7 @@ class Game:
             refused.state = self.state.snapshot()
         if self.choose_again is None or not self.choose_again(refused, player):
             return False
-        self.record(refused.rule, "refused", f"refused: {refused.message}", player)
+        self.record(refused.rule, "refused", refused.words(), player)
         return True
 
     def refusal(self, play: Play) -> Optional[Violation]:

@@ -116,16 +116,27 @@ class Decision:
 @dataclass
 class Violation(Exception):
     """A play the rules refuse: the rule it breaks, the rules' own words, the play, and the state it was
-    tried in (``State.snapshot()``, taken when the engine refuses it: nothing of the play applied)."""
+    tried in (``State.snapshot()``, taken when the engine refuses it: nothing of the play applied).
+    ``tried``: what was tried in words, for a refusal of something other than a play (a choice)."""
 
     rule: str
     message: str
     play: Optional[Play] = None
     span: Optional[A.Span] = None
     state: Optional[dict] = field(default=None, compare=False, repr=False)
+    tried: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return f"refused by rule {self.rule}: {self.message}"
+
+    def words(self) -> str:
+        """The refusal as the trace and a scenario's report say it, who tried what first: ``ann tries
+        marshal(Hedge Knight): refused by 3.2, You do not have enough gold.``"""
+        tried = self.tried
+        if not tried and self.play is not None:
+            tried = f"{_name(self.play.player)} tries {self.play.describe()}"
+        refused = f"refused by {self.rule}, {self.message}" if self.rule else f"refused: {self.message}"
+        return f"{tried}: {refused}" if tried else refused
 
 
 _words = words

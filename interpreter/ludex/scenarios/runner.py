@@ -409,7 +409,7 @@ class Runner:
             if len(self.refusals) > self.accounted:
                 refused, span = self.refusals[self.accounted]
                 r.failures.append(Failure(span, "this play was refused, and no 'expect refused' after it says so",
-                                          "the play made", f"rule {refused.rule}: {refused.message}"))
+                                          "the play made", refused.words()))
             if self.script.queue:
                 leftover = self.script.queue[0]
                 r.failures.append(Failure(leftover.span, "the rules never asked for this decision",
@@ -512,7 +512,7 @@ class Runner:
             last = self.script.last
             # the play refused: a 'tries' line's, or the answer given last (a play the rules asked for)
             self.refused(v, last.span if last is not None and self.current.kind != "tries" else self.current.span)
-            self.game.record(v.rule, "refused", f"refused: {v.message}")
+            self.game.record(v.rule, "refused", v.words(), v.play.player if v.play is not None else None)
         except GameOver as over:
             self.game.over = True
             self.game.winners = over.winners
@@ -567,7 +567,7 @@ class Runner:
                           "no play was made: the rules asked no one for one")
             elif self.refusal.rule != rule or (message and self.refusal.message != message):
                 self.fail(step, "a play was refused, but not as expected", f"rule {rule}" + (f": {message}" if message else ""),
-                          f"rule {self.refusal.rule}: {self.refusal.message}")
+                          self.refusal.words())
         elif kind == "expect-trace":
             # each item in turn: an event citing the rule (and saying the words, when given), later
             # in the trace than the event that met the item before it
