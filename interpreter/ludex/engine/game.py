@@ -86,8 +86,8 @@ class Game:
     # Its attributes are slots: a game keeps more names than CPython shares among a class's instances,
     # past which each read is a dict lookup. The ``__dict__`` holds what a caller adds: the compliance
     # checker wraps ``run_rule``, a test replaces a method.
-    __slots__ = ('_loop_at', '_loop_found', '_polls', '_trace', '_watched', 'actions', 'agent', 'boards',
-                 'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
+    __slots__ = ('_loop_at', '_loop_found', '_polls', '_trace', '_watched', 'acting', 'actions', 'agent',
+                 'boards', 'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
                  'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
                  'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
                  'program', 'quiet_from', 'reasons', 'rng', 'rounds_begun', 'rounds_ended', 'running', 'seed',
@@ -137,6 +137,10 @@ class Game:
         self.reasons = reasons
         #: the rounds begun and ended so far (``round_number``)
         self.rounds_begun = self.rounds_ended = 0
+        #: the windows and turns going on, outermost first, each ``[name, player]``: a window's name and
+        #: the player whose opportunity it is, or None and the player whose turn it is (``to-act``,
+        #: ``turn-player``)
+        self.acting: list = []
         self.check_memory: dict = {}
         self.checks_active = False      # state checks apply from the 'begin game' milestone on
         self.exercised: set = set()

@@ -354,9 +354,10 @@ class BlockWriter:
         choice traced as a pass or made (one of the options just offered without checking it again,
         any other tried against its requirements: ``make``), a refused play taken back and chosen
         again (``Game.may_choose_again``), the state checks polled, the players still in it counted
-        again after an elimination. A window nested deeper than Python nests blocks is written as a
-        function of its own (``apart``)."""
-        if self.nesting + 2 > _MAX_NESTING:         # (its loop and its ``try``)
+        again after an elimination. While it is open, ``Game.acting`` holds its name and the player
+        whose opportunity it is (``to-act``). A window nested deeper than Python nests blocks is written
+        as a function of its own (``apart``)."""
+        if self.nesting + 3 > _MAX_NESTING:         # (its ``try`` round the loop, the loop and its ``try``)
             return self.apart(s, ind, self.b_Window)
         names = [a for part in A.menu_parts(s.menu) for a in part.actions]
         plays = [n for n in names if n != "pass"]
@@ -377,11 +378,16 @@ class BlockWriter:
         lines += [f"{ind}{search} = _wacts[{name!r}].legal" for search, name in zip(searches, plays)]
         lines += [f"{ind}_wag = _G.agent",
                   f"{ind}_waf = getattr(_wag, 'answer_from', None)",
+                  # (the window open, and whose opportunity it is, as the rules read them: ``to-act``)
+                  f"{ind}_wat = [{s.name!r}, None]",
+                  f"{ind}_G.acting.append(_wat)",
                   f"{ind}while _wact:",
                   f"{ind}    _wp = _word[_wi % _wseats]",
                   f"{ind}    _wi += 1",
                   f"{ind}    if _wp.eliminated:",
                   f"{ind}        continue",
+                  f"{ind}    _wat[1] = _wp",
+                  f"{ind}    _B.remembered_at = -1      # (a value remembered may read whose opportunity it is)",
                   f"{ind}    _G.steps += 1",
                   f"{ind}    if _G.steps > _G.step_limit: _G.over_limit(f.rule)"]
         if not searches:
@@ -419,9 +425,15 @@ class BlockWriter:
                   f"{ind}        _wseen = _B.eliminations",
                   f"{ind}        _wact = sum(1 for _p in _word if not _p.eliminated)",
                   f"{ind}    if _wn >= _wact:",
-                  f"{ind}        break",
-                  f"{ind}_G.events.append((f.rule, 'window', {c(s.name + ' closes: every player passed in a row')}"
-                  f" if _wact else {c(s.name + ' closes: no player is left in the game to act')}, '', None))"]
+                  f"{ind}        break"]
+        # (the window is closed however its loop is left: a refusal, the game's end, a jump)
+        opened = lines.index(f"{ind}_G.acting.append(_wat)") + 1
+        lines[opened:] = [f"{ind}try:"] + ["    " + line for line in lines[opened:]] + [
+            f"{ind}finally:",
+            f"{ind}    _G.acting.pop()",
+            f"{ind}    _B.remembered_at = -1"]
+        lines.append(f"{ind}_G.events.append((f.rule, 'window', {c(s.name + ' closes: every player passed in a row')}"
+                     f" if _wact else {c(s.name + ' closes: no player is left in the game to act')}, '', None))")
         return lines
 
     def cards_each(self, x, card: str, ind: str) -> list:

@@ -144,6 +144,39 @@ def opponents(game, player):
     return [p for p in seats[i:] + seats[:i] if not p.eliminated and p is not player]
 
 
+# ------------------------------------------------------------------ whose turn it is
+
+
+@builtin("to-act", 1, returns="player")
+def to_act(game, window):
+    """The player whose opportunity it is in the action window named ``window`` (a ``window "NAME"``
+    statement's name), while it is open; none when no window of that name is open: before it opens,
+    once every player has passed in a row, and in a play tried outside it. Of two windows of that
+    name open inside each other, the innermost's. ``require to-act("Turns of the round") == p``: a
+    play made only on its player's turn in that window.
+
+    Example: to-act("Turns of the round") gives none  # no window is open
+    """
+    for name, player in reversed(game.acting):
+        if name == window:
+            return player
+    return None
+
+
+@constant("turn-player", "player")
+def turn_player(game):
+    """The player whose turn (a ``turn of PLAYER`` statement) is going on, the innermost's when one
+    is taken inside another; none when no turn is going on: before it begins, after it ends, and in a
+    play tried outside it. ``require turn-player == p``: a play made only on its player's turn.
+
+    Example: turn-player gives none  # no turn is going on
+    """
+    for name, player in reversed(game.acting):
+        if name is None:
+            return player
+    return None
+
+
 # ------------------------------------------------------------------ lists and zones
 
 

@@ -409,13 +409,26 @@ class TurnMenu:
 def turn(f, player, menu: TurnMenu, span):
     """``turn PLAYER { MENU }``: the player's turn begins (traced, its triggers run), the player makes
     the plays of each part of the menu in order, then it ends (traced, its triggers run, the modifiers
-    lasting for a turn expire). A player out of the game has no turn."""
+    lasting for a turn expire). A player out of the game has no turn. While it goes on, ``Game.acting``
+    holds it (``turn-player``)."""
     game = f.game
     if type(player) is Player and player.eliminated:
         # out of the game: no turn (a 'for each' over the players listed before the elimination still
         # names them)
         game.record(f.rule, "log", f"{player} is out of the game: no turn", player)
         return
+    going_on = [None, player]
+    game.acting.append(going_on)
+    game.books.remembered_at = -1       # (a value remembered may read whose turn it is)
+    try:
+        _turn_of(f, game, player, menu, span)
+    finally:
+        game.acting.pop()
+        game.books.remembered_at = -1
+
+
+def _turn_of(f, game, player, menu: TurnMenu, span):
+    """The turn itself (``turn``): its beginning, its plays, its end."""
     actions = game.actions
     prompt = f"{player}'s turn"
     # (an agent that answers from the options alone is asked so, with no Decision made; ``decide``

@@ -171,6 +171,8 @@ RULE_CONSTRUCTS = [
     ("Expressions", "an element of a list", _is(A.Index)),
     ("Expressions", "an attribute (p.gold, c.cost)", _is(A.Attr)),
     ("Expressions", "a call", _is(A.Call)),
+    ("Expressions", "whose turn it is: to-act(window), turn-player",
+     lambda n: isinstance(n, A.Call) and n.name == "to-act" or isinstance(n, A.Name) and n.name == "turn-player"),
     ("Expressions", "this", _is(A.This)),
 ]
 
