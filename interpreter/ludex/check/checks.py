@@ -52,6 +52,13 @@ class Checker:
         #: 'run' is known (``check_gotos``)
         self.gotos: list = []
         self._happenings = None        # what makes each event happen (``happenings``), worked out once
+        self._windows = None           # the names of the game's windows (``window_names``), once
+
+    def window_names(self) -> set:
+        """The name of every action window the game's files open (``window "NAME" ...``)."""
+        if self._windows is None:
+            self._windows = {x.name for x in A.descendants(tuple(self.game.modules)) if isinstance(x, A.Window)}
+        return self._windows
 
     # -- reporting
     def error(self, code: str, message: str, span: A.Span, *, hint: str = "", related=()):

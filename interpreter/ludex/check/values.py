@@ -243,6 +243,13 @@ class Scope:
                 if low is not None and high is not None and high - low + 1 > RANGE_LIMIT:
                     self.checker.error("S077", f"range({low}, {high}) would list {high - low + 1} numbers, more "
                                        f"than the {RANGE_LIMIT} a range may hold", x.span)
+            elif x.name == "to-act" and isinstance(x.args[0], A.Text):
+                # a name no window has would give none for good: every play requiring it refused
+                windows = self.checker.window_names()
+                if x.args[0].value not in windows:
+                    self.checker.error("S090", f"the game opens no window named \"{x.args[0].value}\"",
+                                       x.args[0].span, hint=self.checker.suggest(x.args[0].value, windows)
+                                       or "a window's name is as its 'window' statement writes it")
             for a, kind in zip(x.args, ARGUMENT_KINDS.get(x.name, ())):
                 self.argument(x.name, a, kind)
             if x.name in NUMBERS_OR_A_LIST:

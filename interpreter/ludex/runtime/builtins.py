@@ -150,12 +150,12 @@ def opponents(game, player):
 @builtin("to-act", 1, returns="player")
 def to_act(game, window):
     """The player whose opportunity it is in the action window named ``window`` (a ``window "NAME"``
-    statement's name), while it is open; none when no window of that name is open: before it opens,
-    once every player has passed in a row, and in a play tried outside it. Of two windows of that
-    name open inside each other, the innermost's. ``require to-act("Turns of the round") == p``: a
-    play made only on its player's turn in that window.
+    statement's name: a name no window has is refused, S090), while it is open; none when no window
+    of that name is open: before it opens, once every player has passed in a row, and in a play tried
+    outside it. Of two windows of that name open inside each other, the innermost's. ``require
+    to-act("Turns of the round") == p``: a play made only on its player's turn in that window.
 
-    Example: to-act("Turns of the round") gives none  # no window is open
+    Example: to-act("Market hours") gives none  # the window is not open
     """
     for name, player in reversed(game.acting):
         if name == window:
