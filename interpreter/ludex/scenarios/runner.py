@@ -17,6 +17,7 @@ from ..check.kinds import article
 from ..check.spans import word_span
 from ..check.values import Scope
 from ..diagnostics import (
+    SOURCES,
     Diagnostic,
     ForcedPickRefused,
     LudexError,
@@ -287,6 +288,7 @@ class Runner:
         self.result = Result(scenario)
         #: for each kind of random outcome (``dice attack``, ``pick``): the line fixing each outcome, in order
         self.forced_at: dict = {}
+        self._texts: Optional[set] = None       # the words the rules write (``_names_something``)
 
     # -- resolving the script's words against the game
     def value(self, expr):
@@ -351,9 +353,54 @@ class Runner:
                 self._unambiguous(step, decision, wanted,
                                   [o for o in decision.options if self.matches(o, wanted)])
                 return option
+        if self._names_something(wanted):
+            return self._refuse_choice(step, decision, wanted)
         raise ScriptError([Diagnostic(
-            "scenario", "C012", f"{step.args[0]} cannot choose {_words(wanted)} here", step.span,
-            rule=decision.rule, hint="the options are: " + ", ".join(decision.describe_options()))])
+            "scenario", "C012", f"{step.args[0]} cannot choose {_words(wanted)} here: the game has nothing of "
+            "that name", step.span, rule=decision.rule,
+            hint="the options are: " + ", ".join(decision.describe_options()))])
+
+    def _names_something(self, wanted) -> bool:
+        """Whether a choice names something of the game, offered or not: any value but text, and text
+        that is a card's title, a space of a board or words the rules write (``"stop"``). Other text
+        names nothing (a misspelt title): the script's mistake, not a ruling."""
+        if not isinstance(wanted, str):
+            return True
+        if wanted in self.gamedef.cards or any(wanted in board for board in self.game.boards.values()):
+            return True
+        if self._texts is None:
+            self._texts = {x.value for x in A.descendants(tuple(self.gamedef.modules)) if isinstance(x, A.Text)}
+        return wanted in self._texts
+
+    def _refuse_choice(self, step: A.Step, decision: Decision, wanted):
+        """A choice outside the options a rule offers: refused citing the rule that asks it, in the
+        words of what it offers (the choice's prompt and its options as written), and not made. When the
+        script's next line is another choice by the same player, the refusal is traced and the player
+        chooses again; otherwise it stops the run, as a refused play does."""
+        who, words = step.args[0], _words(wanted)
+        asked = self._choice_asked(decision)
+        offered = f'"{decision.prompt}"' if decision.prompt else "this choice"
+        limit = f": {asked}" if asked else ""
+        refusal = Violation(decision.rule, f"{words} is not one of the options of {offered}{limit}", None,
+                            decision.span, self.game.state.snapshot(), tried=f"{who} chooses {words}")
+        queue = self.script.queue
+        if queue and queue[0].kind == "chooses" and queue[0].args[0] == who:
+            self.refused(refusal, step.span)
+            self.game.record(refusal.rule, "refused", refusal.words(), decision.player)
+            return self.script(self.game, decision)
+        raise refusal
+
+    def _choice_asked(self, decision: Decision) -> str:
+        """The options of the choice a decision asks, as the rules write them (``row-neighbours(p.locales,
+        mover.locale)``, ``those h in ...: h.ready``; ``0 to l.amount``), or "" where it is not found."""
+        if decision.span is None:
+            return ""
+        for x in A.descendants(tuple(self.gamedef.modules)):
+            if isinstance(x, A.Choose) and x.span == decision.span:
+                return _written(x.options.span)
+            if isinstance(x, A.ChooseNumber) and x.span == decision.span:
+                return f"{_written(x.low.span)} to {_written(x.high.span)}"
+        return ""
 
     def play_of(self, player, name: str, args: list) -> Play:
         """The play the script names: its arguments matched to the play's choices (a card by title), or
@@ -496,7 +543,10 @@ class Runner:
 
     def _choose_again(self, refused, player) -> bool:
         """A refused play is taken back when the script's next line is another choice by the same
-        player (as at the table: the player is told why, and chooses again)."""
+        player (as at the table: the player is told why, and chooses again). A refused choice inside a
+        play's effect (no play of its own) is not a play to take back: it stops the run."""
+        if refused.play is None:
+            return False
         self.refused(refused, self.script.last.span if self.script.last is not None else self.current.span)
         queue = self.script.queue
         return bool(queue) and queue[0].args[0] == player.name
@@ -606,6 +656,18 @@ def resolve_card(game, player, value):
     titled = [c for c in game.state.cards if c.title == value]
     own = [c for c in titled if c.owner is player]
     return (own or titled or [value])[0]
+
+
+def _written(span: A.Span) -> str:
+    """The rules' text at a span, its lines joined into one (for a message), or "" if it is not to be
+    read."""
+    lines = [SOURCES.line(span.path, n) for n in range(span.line, span.end_line + 1)]
+    if not lines or any(line is None for line in lines):
+        return ""
+    if len(lines) == 1:
+        return lines[0][span.column - 1: span.end_column - 1]
+    lines[0], lines[-1] = lines[0][span.column - 1:], lines[-1][: span.end_column - 1]
+    return " ".join(" ".join(lines).split())
 
 
 def _compress(ids) -> str:
