@@ -101,6 +101,9 @@ def test_every_scenario_mistake_snippet_fails_and_is_diagnosed_with_its_own_help
     ('qeustion "Who wins?"', "'qeustion' is not a keyword; did you mean 'question'?"),
     ("expect refused 3.2 Only", SCENARIO_MISTAKES and next(iter(
         label for label in SCENARIO_MISTAKES if label.startswith("a line starting with a name")))),
+    # (a keyword beginning the line is not taken for a misspelling of itself: "did you mean 'expect'?")
+    ("expect refused 3.2 Only the active player", next(iter(
+        label for label in SCENARIO_MISTAKES if label.startswith("a line starting with a name")))),
 ])
 def test_a_misspelt_scenario_keyword_is_suggested_and_a_players_line_explained(line, hint):
     with pytest.raises(SourceError) as caught:

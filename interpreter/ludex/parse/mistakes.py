@@ -464,7 +464,7 @@ def _misspelled_step(text: str, offset: int) -> str:
         return ""               # a player of the scenario ('cate plyas ...'), not a misspelt 'cite'
     if match:
         close = difflib.get_close_matches(match.group(1), SCENARIO_WORDS, n=1, cutoff=0.6)
-        if close:
+        if close and close[0] != match.group(1):   # (a keyword, misplaced: not a misspelling of itself)
             return f"'{match.group(1)}' is not a keyword; did you mean '{close[0]}'?"
     return ""
 
