@@ -318,7 +318,7 @@ def test_a_yes_or_no_answer_that_is_neither_says_so_in_words(tmp_path, capsys):
     assert "  = expected: 'yes' or 'no'\n" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("start", ["rules", "scenario", "log"])
+@pytest.mark.parametrize("start", ["rules", "scenario", "log", "question"])
 def test_no_grammar_terminal_is_named_by_its_grammar_name(start):
     """Every terminal a syntax error can expect is said in words: a phrase, or the keyword itself."""
     from ludex.parse.grammars import parser

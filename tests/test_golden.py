@@ -20,8 +20,8 @@ from conftest import ROOT, relative
 from ludex.check.checks import check
 from ludex.diagnostics import SourceError, render_all
 from ludex.parse.definition import assemble
-from ludex.parse.mistakes import MISTAKES, SCENARIO_MISTAKES
-from ludex.parse.syntax import parse_rules, parse_scenarios
+from ludex.parse.mistakes import MISTAKES, QUESTION_MISTAKES, SCENARIO_MISTAKES
+from ludex.parse.syntax import parse_question, parse_rules, parse_scenarios
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))
@@ -93,6 +93,15 @@ def test_every_scenario_mistake_snippet_fails_and_is_diagnosed_with_its_own_help
     [d] = caught.value.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("E002", 3, 19)
     assert d.hint.startswith("'==' compares")
+
+
+def test_every_question_mistake_snippet_is_diagnosed_with_its_own_help():
+    """The same for a question put to 'ludex ask': each scenario mistake, made in a bare script too."""
+    for label, snippets in QUESTION_MISTAKES.items():
+        for snippet in snippets:
+            with pytest.raises(SourceError) as caught:
+                parse_question(snippet, "<stdin>")
+            assert caught.value.diagnostics[0].hint == label, snippet
 
 
 @pytest.mark.parametrize("line, hint", [

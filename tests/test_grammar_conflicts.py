@@ -43,7 +43,7 @@ def conflicts(start: str) -> str:
     return "".join(f"{c}\n" for c in sorted(found))
 
 
-@pytest.mark.parametrize("start", ["rules", "scenario", "log"])
+@pytest.mark.parametrize("start", ["rules", "scenario", "log", "question"])
 def test_the_grammar_has_only_the_reviewed_conflicts(start, goldens):
     listed = conflicts(start)
     assert "Reduce/Reduce" not in listed

@@ -40,7 +40,8 @@ def test_the_wheel_installs_ludex_alone(wheel_names):
 
 
 def test_the_wheel_bundles_grammar_rules_scenarios_docs_and_site_configuration(wheel_names):
-    for name in ("grammar/rules.lark", "grammar/scenario.lark", "grammar/log.lark", "rules/agot.ludex",
+    for name in ("grammar/rules.lark", "grammar/scenario.lark", "grammar/log.lark", "grammar/question.lark",
+                 "rules/agot.ludex",
                  "rules/halloween.ludex", "scenarios/huntik/turns.scenario", "docs/language.md",
                  "site/mkdocs.yml"):
         assert f"ludex/_bundled/{name}" in wheel_names, name

@@ -4,8 +4,9 @@
 parse tables or bottom-up over Lark's tree, without recursion, so deep nesting cannot overflow the
 Python stack; it refuses numbers longer than ``MAX_DIGITS`` digits (E003) and expressions nesting
 deeper than ``MAX_NESTING`` (E010). ``ScenarioBuilder`` adds the scenario language's steps (a log's
-builder, ``compliance/log.py``, adds the log's set-up). ``unquote`` and ``unquote_lines`` give a
-string literal's value.
+builder, ``compliance/log.py``, adds the log's set-up); ``QuestionBuilder`` makes a question put to
+``ludex ask`` written as a bare script one scenario. ``unquote`` and ``unquote_lines`` give a string
+literal's value.
 """
 
 from __future__ import annotations
@@ -778,3 +779,14 @@ class ScenarioBuilder(Builder):
 
     def t_expect_offered(self, span, ch):
         return A.Step(span, "expect-offered", (str(ch[0]), tuple(ch[1:])))
+
+
+class QuestionBuilder(ScenarioBuilder):
+    """The scenario builder, for a question put to ``ludex ask`` (``question.lark``): whole scenarios
+    as a scenario file holds them, or one scenario's parts and script written bare, which make one
+    scenario without a title spanning the text (its nodes placed in the text as written)."""
+
+    def t_start(self, span, ch):
+        if ch and all(isinstance(c, A.Scenario) for c in ch):
+            return super().t_start(span, ch)
+        return super().t_start(span, [self.t_scenario(span, ["", *ch])])

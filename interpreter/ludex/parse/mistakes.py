@@ -200,7 +200,14 @@ SCENARIO_MISTAKES = {
     ],
 }
 
-_MISTAKES_OF = {"rules": MISTAKES, "scenario": SCENARIO_MISTAKES}
+#: The same for a question put to ``ludex ask``: a scenario file's mistakes, and each made in a bare
+#: script (the scenario's lines without ``scenario "..." { }`` around them).
+QUESTION_MISTAKES = {label: snippets + [s.removeprefix('scenario "s" { ').removesuffix(" }") for s in snippets]
+                     for label, snippets in SCENARIO_MISTAKES.items()}
+QUESTION_MISTAKES["a question is whole scenarios (scenario \"...\" { ... }) or one scenario's lines written bare, "
+                  "not both"] = ['scenario "s" { } run 1', 'scenario "s" { players a } run 1']
+
+_MISTAKES_OF = {"rules": MISTAKES, "scenario": SCENARIO_MISTAKES, "question": QUESTION_MISTAKES}
 
 
 @lru_cache(maxsize=None)
@@ -209,7 +216,7 @@ def _mistake_states(start: str) -> tuple:
 
     Lark's own ``match_examples`` compares whole parser stacks, so a snippet written at the top level
     never matched the same mistake made one block deeper; here only the LR state and what it accepts
-    are compared. Rules files and scenario files each have their table; a log gets no labels."""
+    are compared. Rules files, scenario files and questions each have their table; a log gets no labels."""
     from lark.exceptions import UnexpectedInput
     failures = []
     for label, snippets in _MISTAKES_OF.get(start, {}).items():

@@ -1,6 +1,6 @@
 """Parse: source text in, an AST ``Module`` (or positioned syntax diagnostics) out.
 
-The facade over the parsers: ``parse_rules``, ``parse_scenarios`` and, for any grammar and builder,
+The facade over the parsers: ``parse_rules``, ``parse_scenarios``, ``parse_question`` and, for any grammar and builder,
 ``parse_with``. The nesting is checked first (``mistakes.check_nesting``); the grammar's parse tables
 (``grammars.tables``) then run without Lark, the builder's methods (``builders.py``) making AST nodes
 at each reduction. Lark itself is loaded only for a malformed text: its exception is what the
@@ -16,7 +16,7 @@ from pathlib import Path
 from ..diagnostics import BOM, SOURCES, SourceError, read_source
 from . import ast as A
 from . import tables as lalr
-from .builders import Builder, ScenarioBuilder
+from .builders import Builder, QuestionBuilder, ScenarioBuilder
 from .grammars import parser, tables
 from .mistakes import check_nesting, syntax_diagnostic
 
@@ -61,3 +61,10 @@ def parse_rules_file(path: Path | str) -> A.Module:
 def parse_scenarios(text: str, path: str = "<string>") -> A.ScenarioFile:
     """Parse a scenario file; raise ``SourceError`` with positioned diagnostics if it is malformed."""
     return parse_with("scenario", ScenarioBuilder, text, path)
+
+
+def parse_question(text: str, path: str = "<stdin>") -> A.ScenarioFile:
+    """Parse a question put to ``ludex ask``: whole scenarios, or a bare script (one scenario's parts
+    and steps without ``scenario "..." { }``), which becomes one scenario without a title; raise
+    ``SourceError`` with diagnostics positioned in ``text`` if it is malformed."""
+    return parse_with("question", QuestionBuilder, text, path)
