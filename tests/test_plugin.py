@@ -175,3 +175,61 @@ def test_scenarios_in_a_folder_that_names_no_game_are_a_collection_error_not_ski
         "*typo.scenario:1:1: error?C019?: this scenario is in the folder 'minni', which names no game*",
         "*help: did you mean mini? the games are mini*"])
     assert result.ret != 0
+
+
+INCOME_RULES = '''
+game mini "Mini" {
+  source main "Mini rules" version "1"
+  players 2 to 2
+}
+state { player counter gold = 0 min 0 }
+rule 1 "Income" {
+  text "Each player gains 2 gold."
+  for each p in players { increase p.gold by 2 }
+}
+flow { run 1 }
+'''
+
+
+def test_the_pytest_option_prints_the_trace_of_every_scenario(pytester):
+    pytester.makefile(".ludex", **{"rules/mini": INCOME_RULES})
+    (pytester.path / "scenarios" / "mini").mkdir(parents=True)
+    (pytester.path / "scenarios" / "mini" / "income.scenario").write_text(textwrap.dedent('''
+        scenario "Income is two" {
+          players ann, bob
+          run 1
+          expect ann.gold == 2
+        }
+        '''))
+    quiet = pytester.runpytest("scenarios")
+    quiet.assert_outcomes(passed=1)
+    assert "bob's gold: 0 -> 2" not in quiet.stdout.str()
+    traced = pytester.runpytest("scenarios", "--ludex-trace")
+    traced.assert_outcomes(passed=1)
+    traced.stdout.fnmatch_lines(["*ludex traces*", "scenarios/mini/income.scenario::Income is two",
+                                 "*passed, 2 events:*", "*?1?*ann's gold: 0 -> 2", "*?1?*bob's gold: 0 -> 2"])
+
+
+def test_a_failure_report_shows_the_whole_trace_with_the_failing_point_marked(pytester):
+    pytester.makefile(".ludex", **{"rules/mini": INCOME_RULES.replace("flow { run 1 }", '''
+rule 2 "Tally" {
+  text "Twelve more events."
+  for each p in players { increase p.gold by 1  increase p.gold by 1  increase p.gold by 1
+    increase p.gold by 1  increase p.gold by 1  increase p.gold by 1 }
+}
+flow { run 1 run 2 }''')})
+    (pytester.path / "scenarios" / "mini").mkdir(parents=True)
+    (pytester.path / "scenarios" / "mini" / "income.scenario").write_text(textwrap.dedent('''
+        scenario "Wrong at first" {
+          players ann, bob
+          run 1
+          expect ann.gold == 3
+          run 2
+        }
+        '''))
+    result = pytester.runpytest("scenarios")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*the trace (14 events; '>>>' marks where a failure was found):*",
+                                 "*1 ?1?*ann's gold: 0 -> 2", "*2 ?1?*bob's gold: 0 -> 2",
+                                 "*>>> line 5: expectation not met", "*3 ?2?*ann's gold: 2 -> 3",
+                                 "*14 ?2?*bob's gold: 7 -> 8"])

@@ -1,6 +1,8 @@
 """The pytest plugin (entry point ``pytest11``): plain ``pytest`` collects ``scenarios/**/*.scenario``,
 one item per scenario, with the id ``game/file::title``; a scenario's tags become markers; a failure
-shows the scenario's file:line, the expectation, expected vs actual and the last trace events."""
+shows the scenario's file:line, the expectation, expected vs actual and the trace of what ran, the
+failing point marked. ``pytest --ludex-trace`` prints every scenario's trace, those that pass too, in
+a section of the summary."""
 
 from __future__ import annotations
 
@@ -24,26 +26,40 @@ def _game(key: str, rules_folder: str):
 
 def _rules_folder(path: Path) -> Path:
     """The rules/ folder beside the scenarios/ folder this file is under (or the bundled one)."""
-    for parent in path.parents:
-        if parent.name == "scenarios":
-            candidate = parent.parent / "rules"
-            if candidate.is_dir():
-                return candidate
     # imported here: pytest loads this plugin in every run, scenarios or not
     from ..resources import rules_dir
-    return rules_dir()
+    from .runner import rules_folder_of
+    return rules_folder_of(path) or rules_dir()
 
 
 def _game_folder(path: Path) -> Path:
     """The folder naming the game a scenario file is for: the one in scenarios/ (or else its own)."""
-    for parent in path.parents:
-        if parent.parent.name == "scenarios":
-            return parent
-    return path.parent
+    # imported here: pytest loads this plugin in every run, scenarios or not
+    from .runner import game_folder_of
+    return game_folder_of(path) or path.parent
 
 
 def _game_key(path: Path) -> str:
     return _game_folder(path).name
+
+
+def pytest_addoption(parser):
+    parser.getgroup("ludex").addoption(
+        "--ludex-trace", action="store_true", default=False,
+        help="print the trace of every scenario run, those that pass too (after the tests)")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """``--ludex-trace``: each scenario's trace, by its id (from every worker, with pytest-xdist)."""
+    if not config.getoption("ludex_trace", False):
+        return
+    reports = [r for kind in ("passed", "failed") for r in terminalreporter.stats.get(kind, ())
+               if getattr(r, "when", "") == "call"]
+    traced = [(r.nodeid, text) for r in reports for key, text in r.user_properties if key == "ludex trace"]
+    if traced:
+        terminalreporter.section("ludex traces")
+        for nodeid, text in sorted(traced):
+            terminalreporter.write_line(f"{nodeid}\n{text}\n")
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -98,8 +114,12 @@ class ScenarioItem(pytest.Item):
 
     def runtest(self):
         # imported here: pytest loads this plugin in every run, scenarios or not
-        from .runner import run_scenario
+        from .runner import failure_marks, run_scenario, trace_lines
         result = run_scenario(self.gamedef, self.scenario)
+        if self.config.getoption("ludex_trace", False):
+            lines = trace_lines(result, failure_marks(result))
+            self.user_properties.append(("ludex trace", f"  {result.status}, {len(result.trace)} events:\n"
+                                         + "\n".join(lines)))
         if not result.passed:
             raise ScenarioFailed(result)
 

@@ -45,6 +45,19 @@ class Failure:
     message: str
     expected: str = ""
     actual: str = ""
+    at: int = -1                        # how many events the trace had when it was found (-1: at the end)
+
+
+@dataclass
+class Checked:
+    """An expectation as the run found it, met or not: what it expects and what was there, in words,
+    and how many events the trace had when it was checked (its place in the trace)."""
+
+    step: A.Step
+    met: bool
+    expected: str
+    actual: str
+    at: int
 
 
 @dataclass
@@ -56,6 +69,9 @@ class Result:
     trace: list = field(default_factory=list)
     exercised: set = field(default_factory=set)
     setup_events: int = 0               # the trace's first events, made by the set-up (cited to no rule)
+    expectations: list = field(default_factory=list)    # each expectation checked (``Checked``), in order
+    game_over: bool = False             # how the run left the game: over or not, and who won
+    winners: list = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -470,6 +486,7 @@ class Runner:
         if r.status != "error" and r.failures:
             r.status = "failed"
         r.trace = self.game.trace
+        r.game_over, r.winners = bool(self.game.over), list(self.game.winners or ())
         r.exercised = {x for x in self.game.rules_exercised() if x in self.gamedef.rules}
         return r
 
@@ -539,7 +556,7 @@ class Runner:
             game.books.quiet_at = -1    # (and the next look, once they apply again, is taken)
             self._guarded(game.run)     # (as a game is run: a stray jump in the flow is an error at it)
         else:
-            self.expect(step)
+            self.checked(step)
 
     def _choose_again(self, refused, player) -> bool:
         """A refused play is taken back when the script's next line is another choice by the same
@@ -578,7 +595,48 @@ class Runner:
 
     # -- expectations
     def fail(self, step, message, expected="", actual=""):
-        self.result.failures.append(Failure(step.span, message, expected, actual))
+        self.result.failures.append(Failure(step.span, message, expected, actual, len(self.game.events)))
+
+    def checked(self, step: A.Step):
+        """An expectation checked, and what it found, met or not, kept for the judge's answer."""
+        before = len(self.result.failures)
+        self.expect(step)
+        failed = self.result.failures[before:]
+        expected, actual = (failed[0].expected, failed[0].actual) if failed else self.observed(step)
+        self.result.expectations.append(Checked(step, not failed, expected, actual, len(self.game.events)))
+
+    def observed(self, step: A.Step) -> tuple[str, str]:
+        """What a met expectation expects and what the run shows, in words (a failed one says both in
+        its failure)."""
+        kind, game = step.kind, self.game
+        if kind == "expect-true":
+            expr = step.args[0]
+            if isinstance(expr, A.Binary) and expr.op in ("==", "!=", "<", "<=", ">", ">="):
+                left, right = self.value(expr.left), self.value(expr.right)
+                return (f"{source_text(expr.left)} {expr.op} {_words(right)}",
+                        f"{source_text(expr.left)} is {_words(left)}")
+            return source_text(expr), "true"
+        if kind == "expect-winner":
+            return _words(self.value(step.args[0])), _words(game.winners)
+        if kind == "expect-no-winner":
+            return "no winner", "the game is over, with no winner" if game.over else "no winner yet"
+        if kind == "expect-eliminated":
+            who = self.value(step.args[0])
+            return f"{_words(who)} eliminated", f"{_words(who)} out of the game"
+        if kind == "expect-refused":
+            rule, message, _ = step.args
+            return (f"a play refused by rule {rule}" + (f": {message}" if message else ""),
+                    f"rule {self.refusal.rule}: {self.refusal.message}")
+        if kind == "expect-trace":
+            wanted, met, i = [(rid, words) for rid, words, _ in step.args], [], 0
+            for event in game.trace:
+                if i < len(wanted) and event.rule == wanted[i][0] and wanted[i][1] in event.text:
+                    met.append(f"event {event.seq} [{event.rule}] {event.text}")
+                    i += 1
+            return ", ".join(rid + (f' "{words}"' if words else "") for rid, words in wanted), "; ".join(met)
+        if kind == "expect-offered":
+            return ", ".join(step.args[1]), ", ".join(self.script.offered[step.args[0]].describe_options())
+        return "", ""
 
     def expect(self, step: A.Step):
         kind, game = step.kind, self.game
@@ -714,12 +772,68 @@ def load_scenarios(gamedef: GameDef, path: Path) -> A.ScenarioFile:
     return file
 
 
+def game_folder_of(path: Path) -> Optional[Path]:
+    """The folder naming the game a scenario file is for: the one in a ``scenarios/`` folder above it
+    (``scenarios/agot/round.scenario``: ``agot``), or None."""
+    for parent in path.absolute().parents:
+        if parent.parent.name == "scenarios":
+            return parent
+    return None
+
+
+def rules_folder_of(path: Path) -> Optional[Path]:
+    """The ``rules/`` folder beside the ``scenarios/`` folder a scenario file is under, or None."""
+    for parent in path.absolute().parents:
+        if parent.name == "scenarios" and (parent.parent / "rules").is_dir():
+            return parent.parent / "rules"
+    return None
+
+
 def run_scenario(gamedef: GameDef, scenario: A.Scenario) -> Result:
     return Runner(gamedef, scenario).run()
 
 
-def render_failure(result: Result, last: int = 8) -> str:
-    """A failed or broken scenario, for a judge: where, what was expected, what happened, the rules."""
+#: A failure's report shows the whole trace up to this many events: past it, this many up to the
+#: last failing point (a scenario that plays a whole game); ``ludex ask`` shows them all.
+FAILURE_EVENTS_SHOWN = 400
+
+
+def trace_lines(result: Result, marks=(), limit: Optional[int] = None) -> list[str]:
+    """A run's trace as a judge reads it (``format_event``; the set-up's events, cited to no rule,
+    marked ``[set-up]``), each of ``marks`` (``(at, words)``) a line of its own after the event it
+    came after (``at`` events into the trace; -1: at its end). With ``limit``, a longer trace is shown
+    by that many events, up to the last mark."""
+    trace = result.trace
+    placed = sorted(((len(trace) if at < 0 else min(at, len(trace)), words) for at, words in marks),
+                    key=lambda mark: mark[0])
+    start, end = 0, len(trace)
+    if limit is not None and len(trace) > limit:
+        start = max(0, (placed[-1][0] if placed else len(trace)) - limit)
+        end = start + limit
+    lines = [f"  ... {start} earlier events left out"] if start else []
+    marks = iter(at_words for at_words in placed if start <= at_words[0] <= end)
+    mark = next(marks, None)
+    for event in trace[start:end]:
+        while mark is not None and mark[0] < event.seq:         # (after the event numbered ``at``)
+            lines.append(f"        >>> {mark[1]}")
+            mark = next(marks, None)
+        lines.append("  " + format_event(event, "set-up" if event.seq <= result.setup_events else "flow"))
+    while mark is not None:
+        lines.append(f"        >>> {mark[1]}")
+        mark = next(marks, None)
+    if end < len(trace):
+        lines.append(f"  ... {len(trace) - end} later events left out")
+    return lines
+
+
+def failure_marks(result: Result) -> list:
+    """Where each failure was found, to mark it in the trace: its line and message."""
+    return [(f.at, f"line {f.span.line}: {f.message}") for f in result.failures]
+
+
+def render_failure(result: Result, limit: Optional[int] = FAILURE_EVENTS_SHOWN) -> str:
+    """A failed or broken scenario, for a judge: where, what was expected, what happened, the rules,
+    and the trace of what ran, each failing point marked in it."""
     lines = []
     if result.status == "error":
         lines.append(render_all(result.diagnostics))
@@ -730,7 +844,7 @@ def render_failure(result: Result, last: int = 8) -> str:
         if f.actual:
             lines.append(f"  actual:   {f.actual}")
     if result.trace:
-        lines.append(f"  last {min(last, len(result.trace))} events of the trace:")
-        lines += ["  " + format_event(e, "set-up" if e.seq <= result.setup_events else "flow")
-                  for e in result.trace[-last:]]
+        lines.append(f"  the trace ({len(result.trace)} events; '>>>' marks where a failure was found):"
+                     if result.failures else f"  the trace ({len(result.trace)} events):")
+        lines += trace_lines(result, failure_marks(result), limit)
     return "\n".join(lines)
