@@ -34,7 +34,7 @@ def exit_code(argv) -> int:
     (["run", "agot", "--log", ""], "argument --log: expected the name of a file to write"),
     (["run", str(ROOT / "scenarios" / "logs" / "huntik" / "legal-whole-game.log")], "is a game log: replay it"),
     (["check", str(ROOT / "scenarios" / "logs" / "huntik" / "legal-whole-game.log")], "is a game log: replay it"),
-    (["explain", str(ROOT / "scenarios" / "huntik" / "turns.scenario"), "500.2"], "is a scenario file: run it"),
+    (["explain", str(ROOT / "scenarios" / "huntik" / "turns.scenario"), "500.2"], "is a scenario file: run it with 'ludex check "),
     (["site", "build", "--rules", "/nonexistent"], "argument --rules: no such folder: /nonexistent"),
     (["site", "build", "--rules", str(ROOT / "rules" / "agot.ludex")], "agot.ludex is a file: give the folder of rules"),
     (["site", "build", "--rules", str(ROOT / "docs")], f"the folder {ROOT / 'docs'} holds no rules files (*.ludex)"),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .command import Stopped, held_signals, stopped_line
 from .command import exit_code as stop_exit_code
-from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, read_source, render_all
+from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, decode_source, read_source, render_all
 from .load import group_by_game, load_game, load_paths
 from .parse import ast as A
 from .parse.ast import NOWHERE
@@ -82,6 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "no scenarios run); default: every bundled game")
     p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
     p.set_defaults(run=cmd_check)
+    p = sub.add_parser("ask", help="ask a question as a scenario: the answer, each expectation met or not, "
+                                   "and the whole trace")
+    p.add_argument("game", help="a bundled game (e.g. huntik) or its rules")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE",
+                   help="the question: whole scenarios, or a scenario's lines written bare (players, setup, "
+                        "plays, run, expect ...); '-' or none: read from standard input")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON for tools")
+    p.set_defaults(run=cmd_ask)
     p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
     p.add_argument("paths", nargs="+", type=Path,
                    help="rules (.ludex) and scenario (.scenario) files, or folders: their rules files and, "
@@ -348,6 +356,49 @@ def run_game_scenarios(gamedef, folder: Path) -> dict:
                          "unexercised": unexercised}}
 
 
+def cmd_ask(args) -> int:
+    """``ludex ask GAME [FILE | -]``: a question as a scenario, answered: each expectation met or not,
+    the winner and the whole trace (``scenarios/answer.py``). Exit 0 every expectation met, 1 one not
+    met, 2 a question that cannot be answered as written, 3 rules that do not check or cannot run."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .scenarios.answer import answer_json, exit_status, render_answer
+    from .scenarios.runner import load_question, run_scenario
+    gamedef = load_one(args.game)
+    if args.file == "-":
+        path = "<stdin>"
+        if sys.stdin.isatty():
+            print("ludex: reading the question from standard input (end it with Ctrl-D)", file=sys.stderr)
+        data = sys.stdin.buffer.read()
+    else:
+        path = args.file
+        if Path(path).is_dir() or not Path(path).exists():
+            print(f"ludex: error: {path} is a folder, not a file" if Path(path).is_dir() else
+                  f"ludex: error: no such file: {path}", file=sys.stderr)
+            return EXIT_USAGE
+        data = None
+    try:
+        text = read_source(path) if data is None else decode_source(data, path)
+        question = load_question(gamedef, text, path)
+    except SourceError as exc:
+        if args.json:
+            import json
+            print(json.dumps({"game": gamedef.key, "source": path, "ok": False,
+                              "errors": [_diag_json(d) for d in exc.diagnostics], "scenarios": []}, indent=1))
+        else:
+            print(render_all(exc.diagnostics), file=sys.stderr)
+        return EXIT_USAGE
+    results = [run_scenario(gamedef, scenario) for scenario in question.scenarios]
+    if args.json:
+        import json
+        print(json.dumps(answer_json(results, gamedef.key, path, _diag_json), indent=1))
+    else:
+        print(render_answer(results, path))
+        errors = [d for r in results for d in r.diagnostics]
+        if errors:
+            print(render_all(errors), file=sys.stderr)
+    return exit_status(results)
+
+
 def _diag_json(d) -> dict:
     return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
             "message": d.message, "rule": d.rule, "kind": d.kind, "expected": d.expected, "hint": d.hint}
@@ -357,8 +408,8 @@ def load_one(game: str):
     """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
     path = Path(game)
     if path.suffix in (".log", ".scenario") and not path.is_dir():
-        what = ("a game log: replay it with 'ludex check-log GAME " if path.suffix == ".log" else
-                "a scenario file: run it with 'pytest ") + f"{path}'"
+        what = (f"a game log: replay it with 'ludex check-log GAME {path}'" if path.suffix == ".log" else
+                f"a scenario file: run it with 'ludex check {path}', or ask it with 'ludex ask GAME {path}'")
         print(f"ludex: error: {path} is {what}; the game is a bundled game's name or its rules (.ludex)",
               file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

@@ -147,15 +147,29 @@ def read_source(path) -> str:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise SourceError([_unreadable(str(path), exc)]) from None
+    return _decoded(data, str(path))
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """The text of what a user gave other than as a file (standard input, named ``path``), as
+    ``read_source`` reads a file's: the same E001 errors, the line of each kept to be quoted."""
+    try:
+        return _decoded(data, path)
+    except SourceError:
+        SOURCES.add(path, _quotable_text(data))
+        raise
+
+
+def _decoded(data: bytes, path: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SourceError([_not_utf8(str(path), data, exc)]) from None
+        raise SourceError([_not_utf8(path, data, exc)]) from None
     if "\x00" in text:
-        raise SourceError([_nul(str(path), text)])
+        raise SourceError([_nul(path, text)])
     text = text[1:] if text.startswith(BOM) else text
     if "\n" not in text and "\r" in text.rstrip("\r"):
-        raise SourceError([_lone_carriage_returns(str(path), text)])
+        raise SourceError([_lone_carriage_returns(path, text)])
     return text
 
 
@@ -168,6 +182,11 @@ def _quotable(path) -> Optional[str]:
         data = Path(path).read_bytes()
     except OSError:
         return None
+    return _quotable_text(data)
+
+
+def _quotable_text(data: bytes) -> str:
+    """``_quotable``, of a text's bytes."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

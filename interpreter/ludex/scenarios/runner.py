@@ -32,7 +32,7 @@ from ..engine.game import Game
 from ..engine.trace import format_event, reasons, rules_behind
 from ..parse import ast as A
 from ..parse.definition import GameDef, format_problem
-from ..parse.syntax import parse_scenarios
+from ..parse.syntax import parse_question, parse_scenarios
 from ..runtime.board import Board
 from ..runtime.operations import explain
 from ..runtime.records import Decision, Frame, GameOver, Goto, Play, Violation, _words
@@ -766,6 +766,16 @@ def stray_scenarios(folder: Path, games) -> list[Diagnostic]:
 def load_scenarios(gamedef: GameDef, path: Path) -> A.ScenarioFile:
     text = read_source(path)
     file = parse_scenarios(text, str(path))
+    errors = check_scenarios(gamedef, file)
+    if errors:
+        raise SourceError(errors)
+    return file
+
+
+def load_question(gamedef: GameDef, text: str, path: str) -> A.ScenarioFile:
+    """A question put to ``ludex ask``, whole scenarios or a bare script, parsed and checked against
+    its game (``SourceError`` with its diagnostics, placed in ``text``, if it does not check)."""
+    file = parse_question(text, path)
     errors = check_scenarios(gamedef, file)
     if errors:
         raise SourceError(errors)

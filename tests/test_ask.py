@@ -1,0 +1,200 @@
+"""A judge asks: ``ludex ask GAME [FILE | -]`` answers a question written as a scenario (whole scenarios,
+or a bare script) with each expectation met or not, the winner and the whole trace.
+
+``golden/ask/NAME.question``: a question, whole scenarios or a bare script; ``NAME.txt`` is the answer
+``ludex ask`` prints, ``NAME.json`` the same with ``--json``. ``golden/ask/errors/NAME.question``: a
+bare script with a mistake, read from standard input; ``NAME.err`` is exactly what ``ludex ask``
+writes on standard error, positions in the script's own lines. Its first line is ``# expect: CODE``.
+``pytest --update-goldens`` rewrites the expected files.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, relative
+from ludex.cli import main
+from ludex.load import load_game
+from ludex.parse.syntax import parse_question, parse_scenarios
+from ludex.scenarios.runner import load_question, run_scenario
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "ask"
+#: (named .question, not .scenario, whichever form they take: the pytest plugin would collect a
+#: .scenario file as a game's scenarios)
+QUESTIONS = sorted(GOLDEN.glob("*.question"))
+ERRORS = sorted((GOLDEN / "errors").glob("*.question"))
+
+
+def ask(argv, stdin: bytes | None = None, monkeypatch=None) -> int:
+    """``ludex ask ...`` in this process, standard input given as bytes; its exit code."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    try:
+        return main(["ask", *argv])
+    except SystemExit as stop:
+        return stop.code
+
+
+def game_of(path: Path) -> str:
+    return path.name.split("-")[0]
+
+
+@pytest.mark.parametrize("source", QUESTIONS, ids=lambda p: p.stem)
+def test_the_answer_to_a_question_golden(source, goldens, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)                 # the question named as the repository names it
+    code = ask([game_of(source), relative(source)])
+    text = capsys.readouterr()
+    assert text.err == ""
+    goldens.check(source.with_suffix(".txt"), text.out)
+    assert code == (0 if "NOT MET" not in text.out else 1)
+    ask([game_of(source), relative(source), "--json"])
+    out = capsys.readouterr().out
+    goldens.check(source.with_suffix(".json"), out)
+    answer = json.loads(out)
+    assert answer["ok"] is (code == 0) and answer["source"] == relative(source)
+
+
+def test_the_goldens_cover_a_bare_script_and_whole_scenarios_of_two_games():
+    games = {game_of(p) for p in QUESTIONS}
+    assert {"huntik", "agot"} <= games
+    whole = {p for p in QUESTIONS if re.search(r'^scenario "', p.read_text(encoding="utf-8"), re.M)}
+    assert whole and any(p.suffix == ".question" for p in set(QUESTIONS) - whole)
+    assert len(ERRORS) >= 6
+
+
+def test_the_answer_shows_each_expectation_met_or_not_with_both_sides_and_the_whole_trace():
+    gamedef = load_game("agot").game
+    source = GOLDEN / "agot-initiative-tie.question"
+    question = load_question(gamedef, source.read_text(encoding="utf-8"), str(source))
+    right, wrong = (run_scenario(gamedef, s) for s in question.scenarios)
+    assert right.passed and [c.met for c in right.expectations] == [True, True]
+    assert wrong.status == "failed" and [c.met for c in wrong.expectations] == [False, True]
+    missed = wrong.expectations[0]
+    assert (missed.expected, missed.actual) == ("initiative-winner == ann", "initiative-winner is bob")
+    from ludex.scenarios.answer import render_answer
+    text = render_answer([right, wrong], str(source))
+    for event in wrong.trace:                # every event, none left out
+        assert f"{event.seq:5d} [{event.rule or 'set-up'}]" in text
+    assert "actual:   initiative-winner is bob" in text and "NOT MET" in text
+
+
+def test_a_json_answer_has_the_documented_shape():
+    """The shape docs/scenarios.md gives for ``ludex ask --json``."""
+    answer = json.loads((GOLDEN / "huntik-first-turn.json").read_text(encoding="utf-8"))
+    assert set(answer) == {"game", "source", "ok", "errors", "scenarios"}
+    [scenario] = answer["scenarios"]
+    assert set(scenario) == {"title", "line", "question", "answer", "cites", "players", "status", "expectations",
+                             "failures", "errors", "game_over", "winners", "setup_events", "trace"}
+    assert set(scenario["expectations"][0]) == {"line", "column", "text", "kind", "met", "expected", "actual",
+                                                "after_event"}
+    assert set(scenario["trace"][0]) == {"seq", "rule", "kind", "player", "text", "data"}
+    docs = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    for key in [*scenario, *scenario["expectations"][0]]:
+        assert f'"{key}"' in docs, key
+
+
+# ------------------------------------------------------------------ bare scripts and their errors
+
+
+BARE = b"""players dana, leo
+setup {
+  set defending-player = dana
+  set lead-player = leo
+  set mission-timer = 3
+}
+dana passes
+leo passes
+run 500.2
+expect first-turn-player == dana
+"""
+
+
+def test_a_bare_script_from_standard_input_is_answered(capsys, monkeypatch):
+    assert ask(["huntik", "-"], BARE, monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<stdin>:1: the question: passed: its expectation met\n")
+    assert "  met      line 10   expect first-turn-player == dana\n" in out
+    assert "dana acts first" in out
+
+
+def test_no_file_reads_the_question_from_standard_input(capsys, monkeypatch):
+    assert ask(["huntik"], BARE.replace(b"== dana", b"== leo"), monkeypatch) == 1
+    out = capsys.readouterr().out
+    assert "  NOT MET  line 10   expect first-turn-player == leo\n" in out
+    assert "actual:   first-turn-player is dana" in out
+
+
+def test_a_bare_script_parses_to_the_scenario_it_would_be_inside_braces():
+    wrapped = parse_scenarios('scenario "" {\n' + BARE.decode() + "}\n", "<stdin>").scenarios[0]
+    bare = parse_question(BARE.decode(), "<stdin>").scenarios[0]
+    assert bare == wrapped                  # (spans are not compared: they differ by the wrapper's line)
+    assert bare.steps[0].span.line == 7 and wrapped.steps[0].span.line == 8
+
+
+@pytest.mark.parametrize("source", ERRORS, ids=lambda p: p.stem)
+def test_an_error_in_a_bare_script_is_placed_in_its_own_lines(source, goldens, capsys, monkeypatch):
+    text = source.read_bytes()
+    expect = re.match(rb"# expect: ([A-Z0-9 ]+)", text)
+    assert expect, f"{relative(source)} must start with '# expect: CODE'"
+    assert ask(["huntik", "-"], text, monkeypatch) == 2
+    err = capsys.readouterr().err
+    lines = text.decode().splitlines()
+    places = re.findall(r"^<stdin>:(\d+):(\d+): error\[([A-Z0-9]+)\]", err, re.M)
+    assert places and set(expect.group(1).decode().split()) <= {code for _, _, code in places}
+    for line, column, _ in places:          # the caret under the script's own line and column
+        quoted = lines[int(line) - 1]
+        assert f"\n{line} | {quoted}\n" in err
+        assert 1 <= int(column) <= len(quoted) + 1
+    assert "Traceback" not in err
+    goldens.check(source.with_suffix(".err"), err)
+
+
+def test_a_question_that_is_not_utf8_is_an_error_at_its_byte(capsys, monkeypatch):
+    assert ask(["huntik", "-"], b"players dana, leo\nrun 5\xff\n", monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("<stdin>:2:6: error[E001]: the file is not UTF-8 text") and "2 | run 5" in err
+
+
+def test_a_json_answer_to_a_question_that_does_not_check_gives_its_errors(capsys, monkeypatch):
+    assert ask(["huntik", "-", "--json"], b"players dana, leo\nrun 500.9\n", monkeypatch) == 2
+    captured = capsys.readouterr()
+    answer = json.loads(captured.out)
+    assert captured.err == "" and answer["ok"] is False and answer["scenarios"] == []
+    [error] = answer["errors"]
+    assert (error["path"], error["line"], error["column"], error["code"]) == ("<stdin>", 2, 1, "C001")
+
+
+# ------------------------------------------------------------------ exit codes
+
+
+def test_exit_codes_met_not_met_and_bad_input(capsys, monkeypatch, tmp_path):
+    assert ask(["huntik", "-"], BARE, monkeypatch) == 0
+    assert ask(["huntik", "-"], BARE + b"expect winner dana\n", monkeypatch) == 1
+    assert ask(["huntik", "-"], BARE + b"expect = 1\n", monkeypatch) == 2          # a syntax error
+    assert ask(["huntik", "-"], BARE.replace(b"leo passes\n", b""), monkeypatch) == 2  # unanswered (C010)
+    assert ask(["huntik", str(tmp_path / "missing.question")]) == 2
+    assert ask(["huntik", str(tmp_path)]) == 2
+    assert ask(["nosuch", "-"], BARE, monkeypatch) == 2
+    rules = tmp_path / "broken.ludex"
+    rules.write_text('game broken "Broken" { players 2 to 2 }\nrule 1 "One" { set nothing = 1 }\n')
+    assert ask([str(rules), "-"], b"players a, b\nrun 1\n", monkeypatch) == 3      # rules that do not check
+    err = capsys.readouterr().err
+    assert "no such file: " in err and "is a folder, not a file" in err and "Traceback" not in err
+
+
+def test_a_question_asked_through_the_command_at_the_process_boundary():
+    """The installed command's way in: standard input as a pipe, the answer on standard output, the
+    exit code the verdict's."""
+    done = subprocess.run([sys.executable, "-m", "ludex", "ask", "huntik", "-"], input=BARE + b"expect winner leo\n",
+                          capture_output=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    out = done.stdout.decode()
+    assert "NOT MET  line 11   expect winner leo" in out and "dana acts first" in out
+    assert done.stderr == b""
