@@ -1,5 +1,7 @@
 """A judge asks: ``ludex ask GAME [FILE | -]`` answers a question written as a scenario (whole scenarios,
-or a bare script) with each expectation met or not, the winner and the whole trace.
+or a bare script) with each expectation met or not, the winner and the whole trace; ``ludex check
+--trace`` prints the traces of scenarios that pass, and ``ludex check FILE`` runs a scenario file
+against the game its folder names (or ``--game``'s).
 
 ``golden/ask/NAME.question``: a question, whole scenarios or a bare script; ``NAME.txt`` is the answer
 ``ludex ask`` prints, ``NAME.json`` the same with ``--json``. ``golden/ask/errors/NAME.question``: a
@@ -198,3 +200,51 @@ def test_a_question_asked_through_the_command_at_the_process_boundary():
     out = done.stdout.decode()
     assert "NOT MET  line 11   expect winner leo" in out and "dana acts first" in out
     assert done.stderr == b""
+
+
+# ------------------------------------------------------------------ traces of scenarios that pass
+
+
+def test_check_trace_prints_the_trace_of_scenarios_that_pass(capsys):
+    path = ROOT / "scenarios" / "huntik" / "initiative.scenario"
+    assert main(["check", "--trace", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "huntik/initiative.scenario::Who takes the first turn in each of the seven rounds: passed\n" in out
+    assert "[501.1]" in out and "mission-timer: 6 -> 7" in out
+    assert main(["check", "--trace", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    traced = report["games"]["huntik"]["traces"]
+    assert traced and all(t["status"] == "passed" and t["trace"] for t in traced)
+
+
+def test_check_runs_a_scenario_file_against_the_game_its_folder_names(capsys):
+    path = ROOT / "scenarios" / "huntik" / "initiative.scenario"
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    scenarios = len(parse_scenarios(path.read_text(encoding="utf-8"), str(path)).scenarios)
+    assert re.search(rf"^huntik +\d+ +{scenarios} +0 ", out, re.M), out
+
+
+def test_check_of_a_scenario_file_outside_scenarios_says_how_to_ask_it_or_takes_game(tmp_path, capsys):
+    path = tmp_path / "question.scenario"
+    path.write_text('scenario "s" {\n' + BARE.decode() + "}\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["check", str(path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"ask the question with 'ludex ask GAME {path}'" in err and "--game GAME" in err
+    assert main(["check", "--game", "huntik", str(path)]) == 0
+    assert re.search(r"^huntik +\d+ +1 +0 ", capsys.readouterr().out, re.M)
+
+
+def test_a_game_given_by_name_and_by_a_scenario_file_is_given_twice(capsys):
+    path = ROOT / "scenarios" / "huntik" / "initiative.scenario"
+    with pytest.raises(SystemExit):
+        main(["check", "huntik", str(path)])
+    assert "huntik is given twice" in capsys.readouterr().err
+
+
+def test_game_without_scenario_files_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["check", "--game", "huntik"])
+    assert stop.value.code == 2 and "only with scenario files" in capsys.readouterr().err

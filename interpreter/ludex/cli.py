@@ -78,9 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     p = sub.add_parser("check", help="parse and check every bundled game (or the games or files given)")
     p.add_argument("paths", nargs="*", type=Path, metavar="GAME|PATH",
-                   help="bundled games by name (their scenarios run), or rules files or folders (checked, "
-                        "no scenarios run); default: every bundled game")
+                   help="bundled games by name (their scenarios run), rules files or folders (checked, "
+                        "no scenarios run), or scenario files (run against their game: the folder "
+                        "scenarios/GAME/ they are in, or --game); default: every bundled game")
     p.add_argument("--json", action="store_true", help="print the results as JSON for tools")
+    p.add_argument("--trace", action="store_true",
+                   help="print the trace of every scenario run, those that pass too")
+    p.add_argument("--game", default=None, metavar="GAME",
+                   help="the game the scenario files given are for (a bundled game or its rules)")
     p.set_defaults(run=cmd_check)
     p = sub.add_parser("ask", help="ask a question as a scenario: the answer, each expectation met or not, "
                                    "and the whole trace")
@@ -242,11 +247,8 @@ def _games_for(args) -> list:
                   file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
         paths = [p for p in args.paths if p not in named]
-        scenarios = [p for p in paths if p.suffix == ".scenario"]
-        if scenarios:
-            print(f"ludex: error: {scenarios[0]} is a scenario file: run it with 'pytest {scenarios[0]}'; "
-                  "'ludex check GAME' runs a bundled game's scenarios", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
+        scenarios = [p for p in paths if p.suffix == ".scenario" and not p.is_dir()]
+        paths = [p for p in paths if p not in scenarios]
         logs = [p for p in paths if p.suffix == ".log" and not p.is_dir()]
         if logs:
             print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
@@ -265,9 +267,58 @@ def _games_for(args) -> list:
             print(f"ludex: error: {twice[0]} is given twice: by its name (its rules and scenarios) and by "
                   f"{groups[twice[0]][0]} (its rules alone)", file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
+        given = _scenario_games(scenarios, args.game)
+        twice = [key for key in given if key in keys or key in groups]
+        if twice:
+            print(f"ludex: error: {twice[0]} is given twice: by {'its name' if twice[0] in keys else 'its rules'} "
+                  f"and by the scenario file {given[twice[0]][1][0]}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
         return [(load_game(key), True) for key in keys] + \
-            [(load_paths(key, group), False) for key, group in groups.items()]
+            [(load_paths(key, group), False) for key, group in groups.items()] + \
+            [(loaded, files) for loaded, files in given.values()]
+    _scenario_games([], args.game)          # (--game without scenario files is a usage error)
     return [(load_game(key), True) for key in bundled_games()]
+
+
+def _scenario_games(scenarios: list, game) -> dict:
+    """The scenario files given to ``check``, by game: ``{key: (loaded game, files)}``. A file's game is
+    ``--game``'s, else the one its folder names (``scenarios/GAME/``), its rules those beside that
+    ``scenarios/`` folder, or the bundled game of that name; a file outside any is a usage error that
+    says how to ask it."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .scenarios.runner import game_folder_of, rules_folder_of
+    if game is not None and not scenarios:
+        print("ludex: error: argument --game: only with scenario files, to say which game they are for",
+              file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+    if not scenarios:
+        return {}
+    if game is not None:
+        loaded = loaded_one(game)
+        return {loaded.key: (loaded, scenarios)}
+    found: dict = {}
+    for path in scenarios:
+        folder = game_folder_of(path)
+        rules = rules_folder_of(path)
+        groups = group_by_game([rules]) if folder is not None and rules is not None else {}
+        if folder is not None and folder.name in groups:
+            where = ("rules", folder.name, tuple(groups[folder.name]))
+        elif folder is not None and folder.name in bundled_games():
+            where = ("bundled", folder.name)
+        else:
+            print(f"ludex: error: {path} is not in a folder scenarios/GAME/, so the game it is for is not known: "
+                  f"name it with --game GAME, or ask the question with 'ludex ask GAME {path}'", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        found.setdefault(where, []).append(path)
+    given = {}
+    for where, files in found.items():
+        loaded = load_game(where[1]) if where[0] == "bundled" else load_paths(where[1], list(where[2]))
+        if loaded.key in given:
+            print(f"ludex: error: the scenario files {given[loaded.key][1][0]} and {files[0]} are for two games "
+                  f"of the same name, {loaded.key}", file=sys.stderr)
+            raise SystemExit(EXIT_USAGE)
+        given[loaded.key] = (loaded, files)
+    return given
 
 
 def cmd_check(args) -> int:
@@ -282,7 +333,8 @@ def cmd_check(args) -> int:
         report = {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
                   "errors": [_diag_json(d) for d in r.diagnostics]}
         if r.ok and with_scenarios:
-            outcome = run_game_scenarios(r.game, scenarios_dir())
+            outcome = run_game_scenarios(r.game, scenarios_dir(), files=None if with_scenarios is True else
+                                         with_scenarios, traces=args.trace)
             diagnostics += outcome["diagnostics"]
             failed_any = failed_any or outcome["failed"] > 0
             report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
@@ -291,6 +343,9 @@ def cmd_check(args) -> int:
             if outcome["diagnostics"]:      # a scenario file that does not check: its scenarios did not run
                 report["ok"] = False
                 report["unchecked_files"] = sorted({d.span.path for d in outcome["diagnostics"]})
+            if args.trace:                  # (the lines a judge reads, in text; the events, in JSON)
+                report["traces"] = [{k: v for k, v in t.items() if k != ("text" if args.json else "trace")}
+                                    for t in outcome["traces"]]
         reports[r.key] = report
     if not args.paths:
         # imported here, not at the top: only this command needs it, and every command starts faster
@@ -303,6 +358,9 @@ def cmd_check(args) -> int:
         import json  # here, not on top: start-up time of every command
         print(json.dumps({"games": reports}, indent=2))
     else:
+        for key, rep in reports.items():
+            for traced in rep.get("traces", []):
+                print(f"{key}/{traced['id']}: {traced['status']}\n{traced['text']}\n")
         print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
         for key, rep in reports.items():
             if "scenarios" in rep:
@@ -326,14 +384,22 @@ def cmd_check(args) -> int:
     return EXIT_FAILURES if failed_any else EXIT_OK
 
 
-def run_game_scenarios(gamedef, folder: Path) -> dict:
-    """Run every scenario of a game; coverage is measured from what the runs exercised."""
+def run_game_scenarios(gamedef, folder: Path, files=None, traces: bool = False) -> dict:
+    """Run every scenario of a game (or those of ``files``); coverage is measured from what the runs
+    exercised. With ``traces``, each scenario's trace, as text and as data, under "traces"."""
     # imported here, not at the top: only this command needs it, and every command starts faster
-    from .scenarios.runner import load_scenarios, render_failure, run_scenario, scenario_files
+    from .scenarios.runner import (
+        failure_marks,
+        load_scenarios,
+        render_failure,
+        run_scenario,
+        scenario_files,
+        trace_lines,
+    )
     passed = failed = 0
     exercised: set = set()
-    failures, diagnostics = [], []
-    for path in scenario_files(folder, gamedef.key):
+    failures, diagnostics, traced = [], [], []
+    for path in scenario_files(folder, gamedef.key) if files is None else files:
         try:
             parsed = load_scenarios(gamedef, path)
         except LudexError as exc:
@@ -342,6 +408,11 @@ def run_game_scenarios(gamedef, folder: Path) -> dict:
         for scenario in parsed.scenarios:
             result = run_scenario(gamedef, scenario)
             exercised |= result.exercised
+            if traces:
+                traced.append({"id": f"{path.name}::{scenario.title}", "status": result.status,
+                               "setup_events": result.setup_events,
+                               "text": "\n".join(trace_lines(result, failure_marks(result))),
+                               "trace": [event.as_json() for event in result.trace]})
             if result.passed:
                 passed += 1
             else:
@@ -351,7 +422,7 @@ def run_game_scenarios(gamedef, folder: Path) -> dict:
     transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
     unexercised = [rid for rid in transcribed if rid not in exercised]
     percent = 100.0 * (len(transcribed) - len(unexercised)) / len(transcribed) if transcribed else 100.0
-    return {"passed": passed, "failed": failed, "failures": failures, "diagnostics": diagnostics,
+    return {"passed": passed, "failed": failed, "failures": failures, "diagnostics": diagnostics, "traces": traced,
             "coverage": {"percent": round(percent, 1), "exercised": sorted(set(transcribed) - set(unexercised)),
                          "unexercised": unexercised}}
 
@@ -406,6 +477,15 @@ def _diag_json(d) -> dict:
 
 def load_one(game: str):
     """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
+    loaded = loaded_one(game)
+    if not loaded.ok:
+        raise SourceError(loaded.diagnostics)
+    return loaded.game
+
+
+def loaded_one(game: str):
+    """A bundled game by key, or a rules file or folder by path, loaded (its diagnostics with it); a
+    name that is neither is a usage error."""
     path = Path(game)
     if path.suffix in (".log", ".scenario") and not path.is_dir():
         what = (f"a game log: replay it with 'ludex check-log GAME {path}'" if path.suffix == ".log" else
@@ -435,9 +515,7 @@ def load_one(game: str):
                   file=sys.stderr)
             raise SystemExit(EXIT_USAGE)
         loaded = load_game(game)
-    if not loaded.ok:
-        raise SourceError(loaded.diagnostics)
-    return loaded.game
+    return loaded
 
 
 def show_boards(game, out) -> None:
