@@ -248,3 +248,16 @@ def test_game_without_scenario_files_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["check", "--game", "huntik"])
     assert stop.value.code == 2 and "only with scenario files" in capsys.readouterr().err
+
+
+def test_the_benchmarks_question_is_answered_as_it_expects():
+    """benchmarks/ask.py times a one-step question: it must stay one the rules answer as it says."""
+    from conftest import load_benchmark
+    bench = load_benchmark("ask")
+    gamedef = load_game("huntik").game
+    [scenario] = load_question(gamedef, bench.QUESTION, "<stdin>").scenarios
+    assert [s.kind for s in scenario.steps].count("run") == 1
+    result = run_scenario(gamedef, scenario)
+    assert result.passed and len(result.expectations) == 2
+    assert set(bench.in_process()) == {"load the game's rules", "parse and check the question",
+                                       "run it (the rules compiled on first use)", "put the answer in words"}
