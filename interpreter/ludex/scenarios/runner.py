@@ -628,11 +628,8 @@ class Runner:
             return (f"a play refused by rule {rule}" + (f": {message}" if message else ""),
                     f"rule {self.refusal.rule}: {self.refusal.message}")
         if kind == "expect-trace":
-            wanted, met, i = [(rid, words) for rid, words, _ in step.args], [], 0
-            for event in game.trace:
-                if i < len(wanted) and event.rule == wanted[i][0] and wanted[i][1] in event.text:
-                    met.append(f"event {event.seq} [{event.rule}] {event.text}")
-                    i += 1
+            wanted = [(rid, words) for rid, words, _ in step.args]
+            met = [f"event {event.seq} [{event.rule}] {event.text}" for event in trace_met(game.trace, wanted)]
             return ", ".join(rid + (f' "{words}"' if words else "") for rid, words in wanted), "; ".join(met)
         if kind == "expect-offered":
             return ", ".join(step.args[1]), ", ".join(self.script.offered[step.args[0]].describe_options())
@@ -680,11 +677,7 @@ class Runner:
             # each item in turn: an event citing the rule (and saying the words, when given), later
             # in the trace than the event that met the item before it
             wanted = [(rid, words) for rid, words, _ in step.args]
-            i = 0
-            for event in game.trace:
-                if i < len(wanted) and wanted[i][0] in rules_behind(event) and \
-                        (wanted[i][1] in event.text or wanted[i][1] in reasons(event)):
-                    i += 1
+            i = len(trace_met(game.trace, wanted))
             if i < len(wanted):
                 def item(rid, words):
                     return rid + (f' "{words}"' if words else "")
@@ -704,6 +697,19 @@ class Runner:
             if sorted(offered) != sorted(labels):
                 self.fail(step, f"the options offered to {who} differ", ", ".join(labels),
                           ", ".join(offered) if offered else "no decision was offered")
+
+
+def trace_met(trace, wanted: list) -> list:
+    """The events meeting an ``expect trace``'s items in turn (``(rule, words)``; words may be ""): each
+    the first after the one before that cites the rule, itself or in its reasons, and says the words, in
+    its text or its reasons. Fewer events than items: the item after the last met is not."""
+    met = []
+    for event in trace:
+        if len(met) < len(wanted):
+            rule, words = wanted[len(met)]
+            if rule in rules_behind(event) and (words in event.text or words in reasons(event)):
+                met.append(event)
+    return met
 
 
 def resolve_card(game, player, value):
