@@ -581,7 +581,8 @@ def test_a_refused_play_no_expect_refused_accounts_for_fails_the_scenario_at_the
     (failure,) = silent.failures
     assert failure.span.line == 13          # bob plays marshal("Hedge Knight")
     assert "no 'expect refused' after it" in failure.message
-    assert failure.actual == "bob tries marshal(Hedge Knight): refused by 3.2, Only the active player may marshal cards."
+    assert failure.actual == ("bob tries marshal(Hedge Knight): refused by 3.2, Only the active player may marshal "
+                              "cards. (p == active-player: bob == ann, false)")
     ruled = run(tmp_path, scenario(MARSHALING + '  expect refused 3.2\n  expect size(bob.front-row) == 0'))
     assert ruled.status == "passed", ruled.failures
     # an 'expect refused' accounts for the refusals before it, not for one after it

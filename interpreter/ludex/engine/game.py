@@ -891,7 +891,7 @@ class Game:
             refused.state = self.state.snapshot()
         if self.choose_again is None or not self.choose_again(refused, player):
             return False
-        self.record(refused.rule, "refused", refused.words(), player)
+        self.record(refused.rule, "refused", refused.words(operands=False), player, **refused.data())
         return True
 
     def refusal(self, play: Play) -> Optional[Violation]:

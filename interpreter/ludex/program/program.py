@@ -22,6 +22,8 @@ class CompiledAction:
 
     def __init__(self, compiler: "Compiler", action: A.Action):
         self.node = action
+        self.compiler = compiler
+        self._because: dict = {}        # id() of a requirement -> its reasons (``because``)
         self.domains = [(p, compiler.expr(p.domain) if p.domain is not None else None) for p in action.params]
         leading = []
         rest_start = 0
@@ -76,17 +78,23 @@ class CompiledAction:
             combos = [c + (x,) for c in combos for x in pool]
         return combos
 
-    def _failing(self, game, player, args):
-        """The first requirement that does not hold for this play, or None."""
-        vars = {self.node.actor: player}
-        for name, arg in zip(self.param_names, args):
-            vars[name] = arg
-        failing = self.failing(Frame(game, vars, self.rule))
+    def _failing(self, game, player, args, frame=None):
+        """The first requirement that does not hold for this play, or None; ``frame``: the frame to
+        check it in (its lets are left in it)."""
+        if frame is None:
+            frame = self._frame(game, player, args)
+        failing = self.failing(frame)
         if failing < 0:
             return None
         stmt = self.checks[failing][1]
         game.exercised.add(stmt.cite)
         return stmt
+
+    def _frame(self, game, player, args):
+        vars = {self.node.actor: player}
+        for name, arg in zip(self.param_names, args):
+            vars[name] = arg
+        return Frame(game, vars, self.rule)
 
     def outside_choices(self, game, player, args) -> Optional[Violation]:
         """A refusal when an argument is not among the play's choices (``c: card from p.hand``), cited
@@ -112,10 +120,30 @@ class CompiledAction:
         return self._failing(game, player, args) is None
 
     def refusal(self, game, player, args) -> Optional[Violation]:
-        stmt = self._failing(game, player, args)
+        """The play refused by the first requirement it fails, with what that requirement read when the
+        game keeps reasons; None when every requirement holds."""
+        frame = self._frame(game, player, args)
+        stmt = self._failing(game, player, args, frame)
         if stmt is None:
             return None
-        return Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
+        refused = Violation(stmt.cite, stmt.message, Play(self.node.name, player, tuple(args)), stmt.span)
+        if game.reasons:
+            refused.because = self.because(stmt)(frame) or None
+        return refused
+
+    def because(self, stmt: A.Require):
+        """The reasons of a requirement's failing (``reasons.Because``), made on first need: what its
+        condition and the lets before it read."""
+        made = self._because.get(id(stmt))
+        if made is None:
+            lets = {}
+            for s in self.node.body:
+                if s is stmt:
+                    break
+                if isinstance(s, A.Let):
+                    lets[s.var] = s.value
+            made = self._because[id(stmt)] = self.compiler.blocks.reasons.because([stmt.condition], [], lets)
+        return made
 
     def perform(self, game, player, args):
         """Apply the play's effect: its lets worked out, its requirements' rules exercised, its body run."""

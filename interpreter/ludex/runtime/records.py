@@ -125,17 +125,28 @@ class Violation(Exception):
     span: Optional[A.Span] = None
     state: Optional[dict] = field(default=None, compare=False, repr=False)
     tried: str = field(default="", compare=False)
+    #: the facts the failing requirement read (``program/reasons.py``), when the game keeps reasons
+    because: Optional[list] = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"refused by rule {self.rule}: {self.message}"
 
-    def words(self) -> str:
+    def data(self) -> dict:
+        """The refusal's event data: its reasons, if it has any."""
+        return {"because": self.because} if self.because else {}
+
+    def words(self, operands: bool = True) -> str:
         """The refusal as the trace and a scenario's report say it, who tried what first: ``ann tries
-        marshal(Hedge Knight): refused by 3.2, You do not have enough gold.``"""
+        marshal(Hedge Knight): refused by 3.2, You do not have enough gold.``, then (``operands``) the
+        comparisons that failed it; a trace event leaves them to its reasons, on the line below."""
         tried = self.tried
         if not tried and self.play is not None:
             tried = f"{_name(self.play.player)} tries {self.play.describe()}"
         refused = f"refused by {self.rule}, {self.message}" if self.rule else f"refused: {self.message}"
+        # the comparisons that failed it, with their operands: ``(c.cost <= p.gold: 3 <= 2, false)``
+        failed = [fact["text"] for fact in self.because or () if fact["kind"] == "comparison" and not fact["holds"]]
+        if failed and operands:
+            refused += f" ({'; '.join(failed)})"
         return f"{tried}: {refused}" if tried else refused
 
 

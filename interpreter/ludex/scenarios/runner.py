@@ -402,7 +402,7 @@ class Runner:
         queue = self.script.queue
         if queue and queue[0].kind == "chooses" and queue[0].args[0] == who:
             self.refused(refusal, step.span)
-            self.game.record(refusal.rule, "refused", refusal.words(), decision.player)
+            self.game.record(refusal.rule, "refused", refusal.words(operands=False), decision.player, **refusal.data())
             return self.script(self.game, decision)
         raise refusal
 
@@ -579,7 +579,8 @@ class Runner:
             last = self.script.last
             # the play refused: a 'tries' line's, or the answer given last (a play the rules asked for)
             self.refused(v, last.span if last is not None and self.current.kind != "tries" else self.current.span)
-            self.game.record(v.rule, "refused", v.words(), v.play.player if v.play is not None else None)
+            self.game.record(v.rule, "refused", v.words(operands=False),
+                             v.play.player if v.play is not None else None, **v.data())
         except GameOver as over:
             self.game.over = True
             self.game.winners = over.winners
@@ -626,7 +627,7 @@ class Runner:
         if kind == "expect-refused":
             rule, message, _ = step.args
             return (f"a play refused by rule {rule}" + (f": {message}" if message else ""),
-                    f"rule {self.refusal.rule}: {self.refusal.message}")
+                    self.refusal.words())
         if kind == "expect-trace":
             wanted = [(rid, words) for rid, words, _ in step.args]
             met = [f"event {event.seq} [{event.rule}] {event.text}" for event in trace_met(game.trace, wanted)]
