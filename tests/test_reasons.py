@@ -7,6 +7,8 @@ when the game keeps reasons. What a hidden choice set is never told.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ludex.check.checks import check
@@ -141,3 +143,18 @@ def test_a_long_rule_id_never_breaks_the_columns(rule, one_line):
     assert (first.endswith("something happens")) is one_line
     # the text starts in the same column either way
     assert text.splitlines()[-1].index("something") == 5 + 1 + width + 1 + 2
+
+
+def test_a_brief_trace_leaves_out_the_fields_the_transcription_keeps_for_itself(capsys):
+    from ludex.cli import main
+    assert main(["run", "agot", "--seed", "1"]) == 0
+    full = capsys.readouterr().out
+    assert main(["run", "agot", "--seed", "1", "--brief"]) == 0
+    brief = capsys.readouterr().out
+    assert "has-been-active: no -> yes" in full and "marshaling-window-open: no -> yes" in full
+    assert "has-been-active: no -> yes" not in brief and "marshaling-window-open" not in brief.replace(
+        "not p.has-been-active", "")
+    # everything else is kept, numbered as in the full trace
+    marked = re.compile(r"(has-been-active|marshaling-window-open|initiated-\w+|challenges-phase): (yes|no) -> ")
+    kept = [line for line in full.splitlines() if not marked.search(line)]
+    assert kept == brief.splitlines()

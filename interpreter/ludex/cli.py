@@ -94,6 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the question: whole scenarios, or a scenario's lines written bare (players, setup, "
                         "plays, run, expect ...); '-' or none: read from standard input")
     p.add_argument("--json", action="store_true", help="print the answer as JSON for tools")
+    p.add_argument("--brief", action="store_true",
+                   help="leave out of the trace the fields the transcription keeps for itself (bookkeeping)")
     p.set_defaults(run=cmd_ask)
     p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
     p.add_argument("paths", nargs="+", type=Path,
@@ -110,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
+    p.add_argument("--brief", action="store_true",
+                   help="leave out of the trace the fields the transcription keeps for itself (bookkeeping)")
     p.add_argument("--interactive", action="store_true", help="decide for one seat at the terminal")
     p.add_argument("--seat", type=at_least(1), default=None, metavar="N",
                    help="only with --interactive: the seat you play (default 1)")
@@ -463,7 +467,7 @@ def cmd_ask(args) -> int:
         import json
         print(json.dumps(answer_json(results, gamedef.key, path, _diag_json), indent=1))
     else:
-        print(render_answer(results, path))
+        print(render_answer(results, path, brief=args.brief))
         errors = [d for r in results for d in r.diagnostics]
         if errors:
             print(render_all(errors), file=sys.stderr)
@@ -569,14 +573,16 @@ class _Shown:
             print(f"... {len(held) - last} events left out (the last {last} before the error follow)")
             held = held[-last:]
         for event in held:
-            print(self.format_event(event))
+            line = self.format_event(event)
+            if line:
+                print(line)
 
 
 def cmd_run(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .engine.agents import InteractiveAgent, RandomAgent
     from .engine.game import DECISION_EVENTS, Game, Violation
-    from .engine.trace import format_event, rule_width
+    from .engine.trace import format_event, is_bookkeeping, rule_width
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
     gamedef = load_one(args.game)
@@ -611,7 +617,8 @@ def cmd_run(args) -> int:
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
     game = Game(gamedef, names, agent, seed=args.seed, format=args.format, reasons=True, **budget)
     width = rule_width([*gamedef.rules, "setup"])
-    shown = _Shown(lambda event: format_event(event, width=width), DECISION_EVENTS)
+    shown = _Shown(lambda event: "" if args.brief and is_bookkeeping(event) else format_event(event, width=width),
+                   DECISION_EVENTS)
     if not args.json:
         game.listen(shown)
     if recorder or args.max_rounds is not None:

@@ -33,6 +33,12 @@ def format_event(event: TraceEvent, unruled: str = "flow", width: int = RULE_WID
     return line
 
 
+def is_bookkeeping(event: TraceEvent) -> bool:
+    """Whether the event only sets or changes a field the transcription keeps for itself, which a brief
+    trace leaves out (``bookkeeping`` in the state schema)."""
+    return bool(event.data) and event.data.get("bookkeeping", False)
+
+
 def reasons(event: TraceEvent) -> str:
     """An event's reasons in words, ``; `` between them ("" for none)."""
     facts = event.data.get("because") if event.data else None

@@ -87,7 +87,7 @@ _CONSTANTS = {True: "true", False: "false", None: "none"}
 _COUNTS = {"one": "one", "any": "any number"}
 _DURATIONS = {"until_end": "until end of", "for_next": "for next", "for_this": "for this"}
 _COMMA = "," + mark(FILL)
-_VISIBILITY = {"hidden", "public", "ordered", "in-play"}
+_VISIBILITY = {"hidden", "public", "ordered", "in-play", "bookkeeping"}
 
 
 def format_source(text: str, path: str = "<string>") -> str:
@@ -524,7 +524,8 @@ class Printer:
     def visibility(self, f: A.StateField, written: list) -> list:
         """A state field's visibility words: as the source wrote them (``public`` too, the default),
         if they say what the field holds; else those that are not the default, in canonical order."""
-        flags = ["hidden"] * f.hidden + ["ordered"] * f.ordered + ["in-play"] * getattr(f, "in_play", False)
+        flags = ["hidden"] * f.hidden + ["ordered"] * f.ordered + ["in-play"] * getattr(f, "in_play", False) + \
+            ["bookkeeping"] * getattr(f, "bookkeeping", False)
         values = [v for v in (f.initial, f.minimum, f.maximum) if v is not None]
         if values and self.source:
             last = max(values, key=lambda v: self.source.bounds(v) or (0, 0))

@@ -549,6 +549,7 @@ class StateField:
     hidden: bool = False
     ordered: bool = False
     in_play: bool = False         # its cards are in play: their triggered abilities listen to milestones
+    bookkeeping: bool = False     # kept by the transcription for itself, named by no rule's text
 
 
 @node

@@ -323,7 +323,7 @@ class Builder:
     def t_state_field(self, span, ch):
         scope, kind, name, *rest = ch
         values = {"initial": None, "min": None, "max": None}
-        hidden = ordered = in_play = False
+        hidden = ordered = in_play = bookkeeping = False
         for r in rest:
             if r is None:
                 continue
@@ -331,10 +331,11 @@ class Builder:
                 hidden = hidden or r[1] == "hidden"
                 ordered = ordered or r[1] == "ordered"
                 in_play = in_play or r[1] == "in-play"
+                bookkeeping = bookkeeping or r[1] == "bookkeeping"
             else:
                 values[r[0]] = r[1]
         return A.StateField(span, scope or "game", kind, str(name), values["initial"], values["min"],
-                            values["max"], hidden, ordered, in_play)
+                            values["max"], hidden, ordered, in_play, bookkeeping)
 
     # -- cards
     def t_card_type(self, span, ch):

@@ -70,7 +70,7 @@ class Because:
         if self.probes is None:
             r = self.reasons
             self.probes = [Condition(r, c, holds, self.lets) for c, holds in self.held] + \
-                [p for x in self.deciding for p in r.probes(x, self.lets)]
+                [p for x in self.deciding for p in r.deciding(x, self.lets)]
         if held_locals:
             f = Frame(f.game, {**f.vars, **held_locals}, f.rule, f.this, f.actor)
         facts, seen = [], set()
@@ -120,6 +120,14 @@ class Reasons:
             self._bodies[v.name] = []           # (a value reading itself: nothing more)
             found = self._bodies[v.name] = self.probes(v.body, {})
         return found
+
+    def deciding(self, x, lets: dict) -> list:
+        """The probes of a statement's own expression: a built-in's call is told with its value too
+        (``next-player(ann) is bob``), as a named value's is."""
+        inner = self.probes(x, lets)
+        if isinstance(x, A.Call) and x.name not in self.gamedef.values and self.plain_args(x):
+            return [Read(self, x)] + inner
+        return inner
 
     def probes(self, x, lets: dict) -> list:
         """The probes of an expression: what it reads that a fact can tell, outermost first."""

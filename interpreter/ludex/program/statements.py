@@ -77,6 +77,10 @@ class BlockWriter:
                 self.literal_bounds[f.name] = (low, f.maximum.value if f.maximum is not None else None)
         #: the kind (counter, supply, role, flag) of each of the game's and of every player's fields
         self.field_kinds = {f.name: f.kind for f in g.fields.values() if f.kind not in ("zone", "row")}
+        #: the fields the transcription keeps for itself (``bookkeeping``): their events are marked so
+        #: that a brief trace leaves them out
+        self.bookkeeping = {f.name for f in g.fields.values() if f.bookkeeping} - \
+            {f.name for t in g.card_types.values() for f in t.fields}     # (a card's attribute so named is not)
         #: (card type, attribute) pairs declared hidden (``Program.hidden_attributes``)
         self.hidden = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}
         self.writer.env["_HIDDEN"] = self.hidden
@@ -802,8 +806,9 @@ class BlockWriter:
                 cleared = f"{value} if {test} else {cleared}"
             lines.append(f"{ind}_new = {cleared}")
         # (its reasons worked out as its value is, before anything changes)
-        why = "None" if secret else self.because(s.value)
-        if why != "None":
+        why = "None" if secret else _BOOKKEEPING if n in self.bookkeeping else \
+            self.because(s.value)
+        if why not in ("None", _BOOKKEEPING):
             lines.append(f"{ind}_why = {why}")
             why = "_why"
         # (a number may be too long: not a literal, a card or player, nor what a role or flag holds)
@@ -844,7 +849,8 @@ class BlockWriter:
 
     def b_Change(self, s, ind):
         n, span = s.target.name, self.writer.constant(s.span)
-        lines, _ = self.target(s.target, ind, "_tab", "_who")
+        lines, maybe_card = self.target(s.target, ind, "_tab", "_who")
+        data = _BOOKKEEPING if n in self.bookkeeping else "None"
         who = self.holder(s.target, "_who")
         lines += [f"{ind}_old = {self.read('_tab', n, s.target)} or 0",
                   f"{ind}_new = _old + {s.sign} * {self.expr(s.amount)}"]
@@ -856,7 +862,7 @@ class BlockWriter:
         lines += [f"{ind}_tab[{n!r}] = _new",
                   f"{ind}_B.version += 1",
                   f"{ind}_G.events.append((f.rule, 'change', ('change', {who}, {n!r}, _old, _new), f.actor,"
-                  " None))"]
+                  f" {data}))"]
         return lines
 
     def read(self, table: str, n: str, target) -> str:
@@ -1039,6 +1045,9 @@ def _fstring(*parts) -> str:
                    for i, p in enumerate(parts))
     return "f" + repr(text)
 
+
+#: The data of an event that sets or changes a field the transcription keeps for itself.
+_BOOKKEEPING = "{'bookkeeping': True}"
 
 #: The statements that set a variable of the frame (their ``var``).
 _SETTING = (A.Let, A.ForEach, A.Choose, A.ChooseNumber, A.Order, A.Pick, A.Roll)

@@ -56,8 +56,9 @@ def _winner(result: Result) -> str:
     return "winner: none, the game is over (a draw)" if result.game_over else "winner: none yet, the game is not over"
 
 
-def render_answer(results: list, path: str) -> str:
-    """The answer to a question, for a judge: each scenario's verdict, expectations, winner and trace."""
+def render_answer(results: list, path: str, brief: bool = False) -> str:
+    """The answer to a question, for a judge: each scenario's verdict, expectations, winner and trace
+    (``brief``: without the transcription's bookkeeping)."""
     out = []
     for result in results:
         sc = result.scenario
@@ -91,7 +92,7 @@ def render_answer(results: list, path: str) -> str:
         out.append(_winner(result))
         out.append(f"trace ({len(result.trace)} events; '>>>' marks where each expectation was checked):"
                    if result.expectations else f"trace ({len(result.trace)} events):")
-        out += trace_lines(result, _marks(result))
+        out += trace_lines(result, _marks(result), brief=brief)
     return "\n".join(out)
 
 

@@ -29,7 +29,7 @@ from ..diagnostics import (
     source_text,
 )
 from ..engine.game import Game
-from ..engine.trace import format_event, reasons, rules_behind
+from ..engine.trace import format_event, is_bookkeeping, reasons, rule_width, rules_behind
 from ..parse import ast as A
 from ..parse.definition import GameDef, format_problem
 from ..parse.syntax import parse_question, parse_scenarios
@@ -815,12 +815,13 @@ def run_scenario(gamedef: GameDef, scenario: A.Scenario) -> Result:
 FAILURE_EVENTS_SHOWN = 400
 
 
-def trace_lines(result: Result, marks=(), limit: Optional[int] = None) -> list[str]:
+def trace_lines(result: Result, marks=(), limit: Optional[int] = None, brief: bool = False) -> list[str]:
     """A run's trace as a judge reads it (``format_event``; the set-up's events, cited to no rule,
     marked ``[set-up]``), each of ``marks`` (``(at, words)``) a line of its own after the event it
     came after (``at`` events into the trace; -1: at its end). With ``limit``, a longer trace is shown
-    by that many events, up to the last mark."""
+    by that many events, up to the last mark; ``brief``: without the transcription's bookkeeping."""
     trace = result.trace
+    width = rule_width([e.rule for e in trace] + ["set-up"])
     placed = sorted(((len(trace) if at < 0 else min(at, len(trace)), words) for at, words in marks),
                     key=lambda mark: mark[0])
     start, end = 0, len(trace)
@@ -834,7 +835,9 @@ def trace_lines(result: Result, marks=(), limit: Optional[int] = None) -> list[s
         while mark is not None and mark[0] < event.seq:         # (after the event numbered ``at``)
             lines.append(f"        >>> {mark[1]}")
             mark = next(marks, None)
-        lines.append("  " + format_event(event, "set-up" if event.seq <= result.setup_events else "flow"))
+        if brief and is_bookkeeping(event):
+            continue
+        lines.append("  " + format_event(event, "set-up" if event.seq <= result.setup_events else "flow", width))
     while mark is not None:
         lines.append(f"        >>> {mark[1]}")
         mark = next(marks, None)
