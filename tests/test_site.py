@@ -122,7 +122,7 @@ def games(report) -> dict:
 
 
 def read(report, page: str) -> str:
-    return (report.site_dir / page_url(page) / "index.html").read_text(encoding="utf-8")
+    return (report.site_dir / page_url(page)).read_text(encoding="utf-8")
 
 
 class Ids(HTMLParser):

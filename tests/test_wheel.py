@@ -43,7 +43,7 @@ def test_the_wheel_bundles_grammar_rules_scenarios_docs_and_site_configuration(w
     for name in ("grammar/rules.lark", "grammar/scenario.lark", "grammar/log.lark", "grammar/question.lark",
                  "rules/agot.ludex",
                  "rules/halloween.ludex", "scenarios/huntik/turns.scenario", "docs/language.md",
-                 "site/mkdocs.yml"):
+                 "site/mkdocs.yml", "site/overrides/404.html", "site/package.json", "site/package-lock.json"):
         assert f"ludex/_bundled/{name}" in wheel_names, name
     assert "ludex/site/assets/ludex.js" in wheel_names
 

@@ -70,6 +70,9 @@ def add_arguments(p) -> None:
     p.add_argument("--scenarios", type=_folder("scenario folders (NAME/*.scenario)", "*/**/*.scenario"),
                    default=None, help="a folder of scenario folders, one per game")
     p.add_argument("--strict", action="store_true", help="fail on any MkDocs warning")
+    p.add_argument("--zip", nargs="?", type=Path, const=True, default=None, metavar="FILE",
+                   help="build: also pack the site into a zip to carry and open from disk "
+                        "(default FILE: OUT/ludex-rules.zip)")
     p.add_argument("--addr", type=_address, default="127.0.0.1:8000", help="serve: the address to listen on")
 
 
@@ -78,6 +81,7 @@ def command(args) -> int:
     # imported here: MkDocs and the site's pages load only when the site is built or served
     from .build import SiteError
     from .build import build as _build
+    from .build import default_out as _default_out
     from .build import serve as _serve
     try:
         if args.action == "serve":
@@ -95,7 +99,10 @@ def command(args) -> int:
                 print(f"ludex: error: cannot serve on {args.addr}: {exc.strerror or exc}", file=sys.stderr)
                 return 1
             return 0
-        report = _build(args.out, args.rules, args.scenarios, strict=args.strict)
+        zip_to = args.zip
+        if zip_to is True:
+            zip_to = (args.out or _default_out()) / "ludex-rules.zip"
+        report = _build(args.out, args.rules, args.scenarios, strict=args.strict, zip_to=zip_to)
     except SiteError as exc:
         print(f"ludex: error: {exc}", file=sys.stderr)
         return 2 if "pip install" in str(exc) else 1
@@ -108,7 +115,11 @@ def command(args) -> int:
     print(f"site: {len(games)} game(s), {len(report.generated.pages)} pages, search index "
           f"{report.index_bytes / 1e6:.2f} MB, built in {report.seconds:.1f} s "
           f"(pages {report.seconds_generate:.1f} s, mkdocs {report.seconds_mkdocs:.1f} s)")
-    print(f"open {report.site_dir / 'index.html'}")
+    print(f"open {report.site_dir / 'index.html'} (from disk, search included), or serve the folder "
+          f"{report.site_dir} with any static web server")
+    if report.zip_path:
+        print(f"zip: {report.zip_path} ({report.zip_path.stat().st_size / 1e6:.1f} MB): unpack it anywhere and "
+              "open ludex-rules/index.html")
     for w in report.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for g in games:

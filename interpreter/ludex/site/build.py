@@ -2,9 +2,16 @@
 
 1. ``generate`` writes Markdown pages (and the site's small assets) into a generated folder, by default
    ``site/docs/`` (git-ignored): a home page, per game an overview, rule pages in the source's order,
-   a page per scenario file and a coverage page, and the language guide.
+   a page per scenario file and a coverage page, and the language guide; and, as plain HTML that MkDocs
+   copies as it is, a short link per rule (``GAME/RULE/index.html``, which leads to the rule).
 2. ``build`` runs MkDocs (Material theme) on them with the configuration in ``site/mkdocs.yml`` and
-   the navigation computed in step 1, into ``site/build/`` (git-ignored).
+   the navigation computed in step 1, into ``site/build/`` (git-ignored); with ``zip_to``, it packs the
+   site into a zip a judge can carry and open from disk.
+
+The site works opened from disk, search included, through Material's ``offline`` plugin. On ``file://``
+that plugin needs a small worker shim, the npm package ``iframe-worker`` pinned in ``site/package.json``;
+the build installs it with ``npm ci`` when node is present and copies it into the site (without it the
+plugin points to a copy online, and says so in a warning).
 
 No MkDocs hook or plugin generates anything: MkDocs only sees finished Markdown.
 """
@@ -14,9 +21,13 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import logging
+import posixpath
+import re
 import shutil
+import subprocess
 import threading
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -24,9 +35,9 @@ from typing import Optional
 from .. import __version__
 from ..resources import rules_dir as _rules_dir
 from ..resources import scenarios_dir as _scenarios_dir
-from .collect import collect
+from .collect import collect, rule_label
 from .guide import guide_pages
-from .markup import esc, page_url
+from .markup import esc, page_url, paragraphs
 from .pages import coverage_page, game_index, home_page, referred_by_map, rule_page, scenario_page
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -62,6 +73,8 @@ class Generated:
     nav: list
     docs_dir: Path
     written: int = 0                  # files changed on disk
+    warnings: list = field(default_factory=list)
+    polyfills: list = field(default_factory=list)   # scripts before Material's (the worker shim)
 
 
 @dataclass
@@ -72,6 +85,7 @@ class Report:
     seconds_mkdocs: float = 0.0
     index_bytes: int = 0
     warnings: list = field(default_factory=list)
+    zip_path: Optional[Path] = None
 
     @property
     def seconds(self) -> float:
@@ -100,11 +114,20 @@ def generate(docs_dir: Path, rules: Optional[Path] = None, scenarios: Optional[P
     pages.update(guide_pages(games, docs_src if docs_src is not None else docs_source()))
     files = dict(pages)
     files["assets/ludex-rules.js"] = rules_js(games)
+    files["assets/ludex-previews.js"] = previews_js(games)
     for asset in sorted(ASSETS.iterdir()):
         if asset.is_file():
             files[f"assets/{asset.name}"] = asset.read_text(encoding="utf-8")
+    files.update(short_links(games))
+    warnings, polyfills = [], []
+    shim, problem = worker_shim(Path(docs_dir).parent)
+    if shim is not None:
+        files[SHIM] = shim
+        polyfills.append(SHIM)
+    else:
+        warnings.append(f"opened from disk, the search will fetch its worker shim online: {problem}")
     written = _write_tree(Path(docs_dir), files)
-    return Generated(games, pages, navigation(games), Path(docs_dir), written)
+    return Generated(games, pages, navigation(games), Path(docs_dir), written, warnings, polyfills)
 
 
 def _inputs(rules, scenarios):
@@ -136,7 +159,8 @@ def navigation(games: list) -> list:
 
 
 def rules_js(games: list) -> str:
-    """Every rule's page and title, for the search's jump to a rule number (assets/ludex.js)."""
+    """Every rule's page and title, for the search's jump to a rule number and the 404 page's nearest
+    rules (assets/ludex.js)."""
     data = {}
     for game in games:
         if game.game is None:
@@ -146,9 +170,109 @@ def rules_js(games: list) -> str:
             page = game.page_of.get(rid)
             if page:
                 rules[rid] = [f"{page_url(page)}#r{rid}", rule.title, 1 if rule.outside else 0]
-        data[game.key] = {"title": game.title, "url": page_url(game.index_page), "rules": rules}
-    payload = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
-    return f"window.LUDEX_RULES = {payload};\n"
+        data[game.key] = {"title": game.title, "url": page_url(game.index_page), "root": f"{game.key}/",
+                          "rules": rules}
+    return f"window.LUDEX_RULES = {_js(data)};\n"
+
+
+#: A preview shows at most this many characters of a rule's text.
+PREVIEW_CHARS = 700
+
+
+def previews_js(games: list) -> str:
+    """Every rule's words, for the preview a cross-reference shows on hover or tap (assets/ludex.js
+    loads this file on the first one): per game, rule id -> [label, text, errata]. Plain text: the
+    script puts it into the page as text, never as HTML."""
+    data = {}
+    for game in games:
+        if game.game is None:
+            continue
+        g = game.game
+        errata: dict = {}
+        for rid, e, _ in g.errata:
+            errata.setdefault(rid, []).append(f"Erratum: “{e.old}” now reads “{e.new}”.")
+        rules = {}
+        for rid, rule in g.rules.items():
+            words = " ".join(p for d in rule.docs if d.kind == "text" for p in paragraphs(d.text))
+            if len(words) > PREVIEW_CHARS:
+                words = words[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
+            rules[rid] = [rule_label(rule), words, errata.get(rid, [])]
+        data[game.key] = rules
+    return f"window.LUDEX_PREVIEWS = {_js(data)};\n"
+
+
+def _js(data) -> str:
+    return json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
+
+
+#: Where the worker shim goes in the site (mkdocs.yml's ``extra.polyfills`` points to it).
+SHIM = "assets/iframe-worker-shim.js"
+_SHIM_IN_PACKAGE = Path("node_modules") / "iframe-worker" / "shim" / "index.js"
+#: A rule id that can be a folder name: a number or a heading id (never "..", never a slash).
+_SAFE_ID = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
+
+
+def short_links(games: list) -> dict:
+    """``GAME/RULE/index.html`` for every rule (``huntik/500.1c/``, ``agot/3.2/``): a page that leads to
+    the rule at once, served or opened from disk. Plain HTML: MkDocs copies it as it is."""
+    files = {}
+    for game in games:
+        if game.game is None:
+            continue
+        for rid, rule in game.game.rules.items():
+            page = game.page_of.get(rid)
+            if not page or not _SAFE_ID.fullmatch(rid):
+                continue
+            target = posixpath.relpath(page_url(page), f"{game.key}/{rid}") + f"#r{rid}"
+            label = esc(f"{rid} {rule.title}" if rid[0].isdigit() else rule.title)
+            files[f"{game.key}/{rid}/index.html"] = (
+                '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                f"<title>{label} · {esc(game.title)}</title>"
+                '<meta name="robots" content="noindex">'
+                f'<link rel="canonical" href="{esc(target)}">'
+                f'<meta http-equiv="refresh" content="0; url={esc(target)}">'
+                f'</head><body><p>Rule <a href="{esc(target)}">{label}</a> of {esc(game.title)}.</p></body></html>\n')
+    return files
+
+
+def worker_shim(out: Path) -> tuple:
+    """The text of the worker shim Material's offline search needs on ``file://`` (the npm package
+    ``iframe-worker``, pinned in ``site/package.json``), and why not when it cannot be had. Installed
+    with ``npm ci`` beside ``package.json`` when it is not there yet and npm is."""
+    home = config_file().parent
+    for folder in (home, out):
+        if (folder / _SHIM_IN_PACKAGE).is_file():
+            return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+    if not (home / "package-lock.json").is_file():
+        return None, f"{home / 'package-lock.json'} is missing"
+    npm = shutil.which("npm")
+    if npm is None:
+        return None, "npm is not installed, so the npm package iframe-worker cannot be (apt-get install npm)"
+    folder = home
+    if not _writable(home):          # installed from a wheel: install beside the site instead
+        folder = out
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(home / name, folder / name)
+    try:
+        done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                              cwd=folder, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"npm ci failed in {folder}: {exc}"
+    if done.returncode != 0 or not (folder / _SHIM_IN_PACKAGE).is_file():
+        said = (done.stderr or done.stdout).strip().splitlines()
+        return None, f"npm ci failed in {folder}" + (f": {said[-1]}" if said else "")
+    return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        probe = folder / ".ludex-write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
 
 
 def _write_tree(root: Path, files: dict) -> int:
@@ -164,7 +288,7 @@ def _write_tree(root: Path, files: dict) -> int:
             written += 1
     wanted = {(root / rel).resolve() for rel in files}
     for path in sorted(root.rglob("*"), reverse=True):
-        if path.is_file() and path.resolve() not in wanted and path.suffix in (".md", ".js", ".css"):
+        if path.is_file() and path.resolve() not in wanted and path.suffix in (".md", ".js", ".css", ".html"):
             path.unlink()
             written += 1
         elif path.is_dir() and not any(path.iterdir()):
@@ -197,8 +321,9 @@ class _Collect(logging.Handler):
 
 
 def build(out: Optional[Path] = None, rules: Optional[Path] = None, scenarios: Optional[Path] = None,
-          strict: bool = False, docs_src: Optional[Path] = None) -> Report:
-    """Generate the pages into ``out/docs`` and build the site into ``out/build``."""
+          strict: bool = False, docs_src: Optional[Path] = None, zip_to: Optional[Path] = None) -> Report:
+    """Generate the pages into ``out/docs`` and build the site into ``out/build``; with ``zip_to``, pack
+    it there as a zip whose one folder holds the site."""
     _mkdocs()
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -215,16 +340,31 @@ def build(out: Optional[Path] = None, rules: Optional[Path] = None, scenarios: O
     logger.addHandler(handler)
     try:
         config = load_config(config_file=str(config_file()), docs_dir=str(docs_dir.resolve()),
-                             site_dir=str(site_dir.resolve()), nav=generated.nav, strict=strict)
+                             site_dir=str(site_dir.resolve()), nav=generated.nav, strict=strict,
+                             extra={"polyfills": generated.polyfills})
         mkdocs_build(config)
     except MkDocsException as exc:
         raise SiteError(f"mkdocs: {exc}") from None
     finally:
         logger.removeHandler(handler)
+    zipped = pack(site_dir, Path(zip_to)) if zip_to else None
     t2 = time.perf_counter()
     index = site_dir / "search" / "search_index.json"
     return Report(generated, site_dir, t1 - t0, t2 - t1, index.stat().st_size if index.is_file() else 0,
-                  handler.records)
+                  generated.warnings + handler.records, zipped)
+
+
+def pack(site_dir: Path, target: Path) -> Path:
+    """The built site as a zip: one folder, ``ludex-rules/``, to unpack anywhere and open
+    ``ludex-rules/index.html`` from (written beside, then moved: a half-written zip is never left)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(target.name + ".part")
+    with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        for path in sorted(site_dir.rglob("*")):
+            if path.is_file():
+                z.write(path, "ludex-rules/" + path.relative_to(site_dir).as_posix())
+    part.replace(target)
+    return target
 
 
 def serve(out: Optional[Path] = None, addr: str = "127.0.0.1:8000", rules: Optional[Path] = None,
@@ -261,7 +401,8 @@ def serve(out: Optional[Path] = None, addr: str = "127.0.0.1:8000", rules: Optio
     thread = threading.Thread(target=watch, name="ludex-site-watch", daemon=True)
     thread.start()
     try:
-        mkdocs_serve(config_file=str(config_file()), docs_dir=str(docs_dir.resolve()), nav=nav, dev_addr=addr)
+        mkdocs_serve(config_file=str(config_file()), docs_dir=str(docs_dir.resolve()), nav=nav, dev_addr=addr,
+                     extra={"polyfills": generated.polyfills})
     finally:
         stop.set()
 

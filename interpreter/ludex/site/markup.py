@@ -39,23 +39,17 @@ def md_inline(text: str) -> str:
 
 
 def page_url(page: str) -> str:
-    """The URL (relative to the site root) of a Markdown page with directory URLs: a/b.md -> a/b/."""
-    if page == "index.md":
-        return ""
-    if page.endswith("/index.md"):
-        return page[: -len("index.md")]
-    return page[: -len(".md")] + "/"
+    """The URL (relative to the site root) of a Markdown page: a/b.md -> a/b.html. The site is built
+    without directory URLs (Material's offline plugin), so that every link works opened from disk."""
+    return page[: -len(".md")] + ".html"
 
 
 def href(from_page: str, to_page: str, anchor: str = "") -> str:
     """A relative link from one page to another (and an anchor on it)."""
     frag = f"#{anchor}" if anchor else ""
     if from_page == to_page:
-        return frag or "./"
-    src, dst = page_url(from_page), page_url(to_page)
-    rel = posixpath.relpath(dst.rstrip("/") or ".", src.rstrip("/") or ".")
-    rel = "" if rel == "." else rel + "/"
-    return (rel or "./") + frag
+        return frag or posixpath.basename(page_url(to_page))
+    return posixpath.relpath(page_url(to_page), posixpath.dirname(from_page) or ".") + frag
 
 
 def paragraphs(text: str) -> list[str]:

@@ -19,7 +19,7 @@
     var here = window.location.href;
     var games = data();
     for (var key in games) {
-      if (here.indexOf(new URL(games[key].url, base).href) === 0) return key;
+      if (here.indexOf(new URL(games[key].root, base).href) === 0) return key;
     }
     return null;
   }
