@@ -342,6 +342,10 @@ def tag_fences(markdown: str) -> str:
     return _FENCE.sub(lang, markdown)
 
 
+#: How much lower the search ranks the guide's sections than other pages' (pages.RULE_BOOST is the rules').
+GUIDE_BOOST = 0.1
+
+
 def guide_pages(games: list, docs_src: Optional[Path]) -> dict:
     """``guide/language.md`` and ``guide/scenarios.md``."""
     pages = {}
@@ -367,7 +371,8 @@ def guide_pages(games: list, docs_src: Optional[Path]) -> dict:
     if boards is not None and boards.is_file():
         pages["guide/boards.md"] = tag_fences(boards.read_text(encoding="utf-8"))
     pages["guide/builtins.md"] = builtins_page()
-    return pages
+    # the guide is for writing rules: in the search, a judge's words find the rules first
+    return {page: f"---\nsearch:\n  boost: {GUIDE_BOOST}\n---\n\n{text}" for page, text in pages.items()}
 
 
 #: The sections of the built-ins page, each with the test that puts a built-in in it.

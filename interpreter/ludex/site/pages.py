@@ -115,10 +115,30 @@ def rule_page(game: SiteGame, page, referred_by: dict) -> str:
 
 
 def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: dict) -> str:
+    """One rule, in the order a judge reads it: its words (errata shown in them), what it is (badges),
+    its transcription (long lines wrap: nothing scrolls sideways on a phone), the rulings that cite it
+    with their question and answer, those that merely pass through it under a count, the rules it
+    refers to and is referred to by, then the rules around it (parent, previous, next, sub-rules)."""
     g = game.game
     rule = g.rules[rid]
     link = Linker(game, page)
     parts = []
+
+    errata = [e for r, e, _ in g.errata if r == rid]
+    marks = [(e.old, f'<del class="ludex-erratum-old" title="{esc(_erratum_source(g, e))}">',
+              f'</del> <ins class="ludex-erratum-new">{esc(e.new)}</ins>') for e in errata]
+    for doc in rule.docs:
+        paras = "".join(f"<p>{link.prose(p, marks if doc.kind == 'text' else ())}</p>" for p in paragraphs(doc.text))
+        if doc.kind == "text":
+            parts.append(f'<div class="ludex-text">{paras}</div>')
+        else:
+            label = {"note": "Note", "example": "Example"}.get(doc.kind, doc.kind.title())
+            kind = "note" if doc.kind == "note" else "example"
+            parts.append(f'<div class="admonition {kind} ludex-{kind}"><p class="admonition-title">{label}</p>'
+                         f'{paras}</div>')
+    for e in errata:
+        parts.append(f'<div class="admonition warning ludex-erratum"><p class="admonition-title">Erratum · '
+                     f'{esc(_erratum_source(g, e))}</p><p>“{esc(e.old)}” now reads “{esc(e.new)}”.</p></div>')
 
     badges = []
     if rule.outside:
@@ -137,22 +157,6 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     if badges:
         parts.append('<p class="ludex-badges" data-search-exclude="true">' + " ".join(badges) + "</p>")
 
-    errata = [e for r, e, _ in g.errata if r == rid]
-    marks = [(e.old, f'<del class="ludex-erratum-old" title="{esc(_erratum_source(g, e))}">',
-              f'</del> <ins class="ludex-erratum-new">{esc(e.new)}</ins>') for e in errata]
-    for doc in rule.docs:
-        paras = "".join(f"<p>{link.prose(p, marks if doc.kind == 'text' else ())}</p>" for p in paragraphs(doc.text))
-        if doc.kind == "text":
-            parts.append(f'<div class="ludex-text">{paras}</div>')
-        else:
-            label = {"note": "Note", "example": "Example"}.get(doc.kind, doc.kind.title())
-            kind = "note" if doc.kind == "note" else "example"
-            parts.append(f'<div class="admonition {kind} ludex-{kind}"><p class="admonition-title">{label}</p>'
-                         f'{paras}</div>')
-    for e in errata:
-        parts.append(f'<div class="admonition warning ludex-erratum"><p class="admonition-title">Erratum · '
-                     f'{esc(_erratum_source(g, e))}</p><p>“{esc(e.old)}” now reads “{esc(e.new)}”.</p></div>')
-
     code = source_lines(rule.span.path, rule.span.line, rule.span.end_line)
     caption = f"{display_path(rule.span.path)} · lines {rule.span.line}–{rule.span.end_line}"
     parts.append('<p class="ludex-caption" data-search-exclude="true">Transcription</p>')
@@ -168,6 +172,7 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
         elif not rule.docs:
             parts.append('<p class="ludex-hint">A heading only: nothing to run.</p>')
 
+    parts.append(_rulings(game, page, rid, runs, link))
     refs = [r for r in referred_to(rule) if r != rid]
     if refs:
         parts.append('<p class="ludex-refs">Refers to: ' + ", ".join(link.rule_link(r) for r in refs) + "</p>")
@@ -175,8 +180,30 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     if back:
         parts.append('<p class="ludex-refs">Referred to by: ' + ", ".join(link.rule_link(r, say_outside=False)
                                                                           for r in back) + "</p>")
-    parts.append(_rulings(game, page, rid, runs))
+    parts.append(_around(game, rid, link))
     return _heading(level, rule_label(rule), f"r{rid}", ".ludex-rule") + "\n" + _block(*parts, cls="ludex-rule-body")
+
+
+def _around(game: SiteGame, rid: str, link: Linker) -> str:
+    """The rules around one: its parent, the previous and next rules in the source's order (whatever
+    page they are on), and its sub-rules."""
+    order = list(game.game.rules)
+    at = order.index(rid)
+    cells = []
+    parent = game.parent.get(rid)
+    if parent is not None:
+        cells.append(f'<span class="ludex-nav-up" title="the rule this one is part of">↑ '
+                     f'{link.rule_link(parent, say_outside=False)}</span>')
+    if at > 0:
+        cells.append(f'<span class="ludex-nav-prev">← {link.rule_link(order[at - 1], say_outside=False)}</span>')
+    if at + 1 < len(order):
+        cells.append(f'<span class="ludex-nav-next">{link.rule_link(order[at + 1], say_outside=False)} →</span>')
+    subs = game.children.get(rid, [])
+    if subs:
+        cells.append('<span class="ludex-nav-down">↓ ' + ", ".join(link.rule_link(r, say_outside=False) for r in subs)
+                     + "</span>")
+    return f'<nav class="ludex-rule-nav" aria-label="rules around {esc(rid)}" data-search-exclude="true">' + \
+        "".join(cells) + "</nav>" if cells else ""
 
 
 def _erratum_source(g, e: A.Erratum) -> str:
@@ -215,24 +242,46 @@ def referred_by_map(game: SiteGame) -> dict:
     return back
 
 
-def _rulings(game: SiteGame, page: str, rid: str, runs: list) -> str:
+def _rulings(game: SiteGame, page: str, rid: str, runs: list, link: Linker) -> str:
+    """The rulings of a rule: first those that cite it, each with its question and answer; then, under
+    a count, those whose run merely passes through it. Left out of the search (the scenario pages hold
+    the same words)."""
     rule = game.game.rules[rid]
     exercising = {id(r) for r in runs}
-    citing = [r for r in game.runs if rid in r.cites and id(r) not in exercising]
-    items = []
-    for r in runs:
-        note = " · cites this rule" if rid in r.cites else ""
-        items.append(f"<li>{_status(r.status)} {_run_link(page, r)} "
-                     f'<span class="ludex-muted" data-search-exclude="true">{esc(r.file.name)}{note}</span></li>')
-    for r in citing:
-        items.append(f'<li>{_status(r.status)} {_run_link(page, r)} <span class="ludex-muted" data-search-exclude="true">{esc(r.file.name)} '
-                     "· cites this rule, but its run does not exercise it</span></li>")
-    if items:
-        return ('<div class="ludex-rulings"><p class="ludex-rulings-title" data-search-exclude="true">Rulings: the scenarios that exercise '
-                'this rule, with their result in the last run</p><ul>' + "".join(items) + "</ul></div>")
-    if rule.outside:
-        return '<p class="ludex-muted ludex-rulings-none">Outside the source: not counted in the coverage.</p>'
-    return '<p class="ludex-unexercised-note">No scenario exercises this rule yet.</p>'
+    citing = [r for r in game.runs if rid in r.cites]
+    through = [r for r in runs if rid not in r.cites]
+    if not citing and not through:
+        if rule.outside:
+            return '<p class="ludex-muted ludex-rulings-none">Outside the source: not counted in the coverage.</p>'
+        return '<p class="ludex-unexercised-note">No scenario exercises this rule yet.</p>'
+    # an <aside>: Material's search ends an exclusion at the first closing tag of the same name, and the
+    # rulings hold <div>s
+    out = ['<aside class="ludex-rulings" data-search-exclude="true">']
+    if citing:
+        out.append(f'<p class="ludex-rulings-title">Rulings on {esc(rid)}: the scenarios that cite it, with their '
+                   "result in the last run</p>")
+        for r in citing:
+            note = "" if id(r) in exercising else " · cites this rule, but its run does not exercise it"
+            card = [f'<p class="ludex-ruling-head">{_status(r.status)} {_run_link(page, r)} '
+                    f'<span class="ludex-muted">{esc(r.file.name)}{note}</span></p>']
+            q, a = r.scenario.question, r.scenario.answer
+            if q:
+                card.append('<p class="ludex-q"><strong>Q.</strong> ' + " ".join(link.prose(p) for p in paragraphs(q))
+                            + "</p>")
+            if a:
+                card.append('<p class="ludex-a"><strong>A.</strong> ' + " ".join(link.prose(p) for p in paragraphs(a))
+                            + "</p>")
+            out.append('<div class="ludex-ruling-card">' + "".join(card) + "</div>")
+    if through:
+        items = "".join(f"<li>{_status(r.status)} {_run_link(page, r)} "
+                        f'<span class="ludex-muted">{esc(r.file.name)}</span></li>' for r in through)
+        n = len(through)
+        said = (f"and {n} more ruling{'s' if n != 1 else ''} that pass{'es' if n == 1 else ''} through {rid}"
+                if citing else f"{n} ruling{'s' if n != 1 else ''} pass{'es' if n == 1 else ''} through {rid} "
+                "(none cites it)")
+        out.append(f'<details class="ludex-through"><summary>{esc(said)}</summary><ul>{items}</ul></details>')
+    out.append("</aside>")
+    return "".join(out)
 
 
 def _run_link(page: str, run: Run) -> str:
