@@ -193,7 +193,9 @@ def previews_js(games: list) -> str:
             errata.setdefault(rid, []).append(f"Erratum: “{e.old}” now reads “{e.new}”.")
         rules = {}
         for rid, rule in g.rules.items():
-            words = " ".join(p for d in rule.docs if d.kind == "text" for p in paragraphs(d.text))
+            # the source's words; a rule outside the source has only the transcriber's note
+            words = " ".join(p for d in rule.docs if d.kind == "text" for p in paragraphs(d.text)) or \
+                " ".join(p for d in rule.docs[:1] for p in paragraphs(d.text))
             if len(words) > PREVIEW_CHARS:
                 words = words[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
             rules[rid] = [rule_label(rule), words, errata.get(rid, [])]
