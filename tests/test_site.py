@@ -286,6 +286,9 @@ def test_a_rule_reads_text_then_transcription_then_rulings_citing_it_first(site)
                                                'class="ludex-ruling-card"', 'class="ludex-through"',
                                                'class="ludex-rule-nav"')]
     assert order == sorted(order), order
+    code = html.unescape(re.sub(r"<[^>]+>", "", section[section.index("<pre"):section.index("</pre>")]))
+    assert 'text "…"' in code and "value first-turn-player = if odd(current-round)" in code
+    assert "defending player takes the first turn" not in code        # the words once, above it
     citing = [r for r in huntik.runs if "500.1c" in r.cites]
     through = [r for r in huntik.runs_by_rule["500.1c"] if "500.1c" not in r.cites]
     assert citing and through

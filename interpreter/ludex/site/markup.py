@@ -163,8 +163,20 @@ def highlight(code: str, lexer, link: Optional[Callable[[str], Optional[str]]] =
 _LINES: dict = {}
 
 
-def source_lines(path: str, first: int, last: int) -> str:
-    """Lines ``first`` to ``last`` of a source file, dedented (each file is split into lines once)."""
+def source_lines(path: str, first: int, last: int, cuts: Iterable = ()) -> str:
+    """Lines ``first`` to ``last`` of a source file, dedented (each file is split into lines once).
+    ``cuts`` are (span, replacement): each span's text (within those lines) is replaced."""
+    lines = _lines(path)[max(first, 1) - 1: last]
+    for span, replacement in sorted(cuts, key=lambda c: (c[0].line, c[0].column), reverse=True):
+        a, b = span.line - first, span.end_line - first
+        if not (0 <= a <= b < len(lines)):
+            continue
+        head, tail = lines[a][: span.column - 1], lines[b][span.end_column - 1:]
+        lines[a: b + 1] = [head + replacement + tail]
+    return dedent("\n".join(lines))
+
+
+def _lines(path: str) -> list:
     lines = _LINES.get(path)
     if lines is None:
         text = SOURCES._texts.get(path)
@@ -174,7 +186,7 @@ def source_lines(path: str, first: int, last: int) -> str:
             except OSError:
                 text = ""
         lines = _LINES[path] = text.splitlines()
-    return dedent("\n".join(lines[max(first, 1) - 1: last]))
+    return lines
 
 
 def forget_sources() -> None:

@@ -157,9 +157,12 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     if badges:
         parts.append('<p class="ludex-badges" data-search-exclude="true">' + " ".join(badges) + "</p>")
 
-    code = source_lines(rule.span.path, rule.span.line, rule.span.end_line)
+    # the words are shown above: the transcription says them as "…", and shows what carries them out
+    cuts = [(d.span, f'{d.kind} "…"') for d in rule.docs if d.span and d.span.path == rule.span.path]
+    code = source_lines(rule.span.path, rule.span.line, rule.span.end_line, cuts)
     caption = f"{display_path(rule.span.path)} · lines {rule.span.line}–{rule.span.end_line}"
-    parts.append('<p class="ludex-caption" data-search-exclude="true">Transcription</p>')
+    said = " (its words, shown above, as “…”)" if cuts else ""
+    parts.append(f'<p class="ludex-caption" data-search-exclude="true">Transcription{said}</p>')
     parts.append(highlight(code, _RULES_LEXER, link.rule_href, "ludex", caption=caption))
     if not rule.body and not rule.actions and not rule.values and not rule.triggers and not rule.checks:
         subs = game.children.get(rid, [])
