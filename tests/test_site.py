@@ -827,7 +827,7 @@ def test_search_finds_rules_before_rulings(site, served, browser):
     context = browser.new_context(**DESKTOP)
     page = context.new_page()
     page.goto(served)
-    for words in ("first player", "initiative", "draw cards", "line of sight"):
+    for words in ("first player", "initiative", "draw cards", "line of sight", "stunned", "mission timer"):
         results = search(page, words)
         hrefs = [results.nth(i).locator("a").first.get_attribute("href") for i in range(min(3, results.count()))]
         assert "/rules/" in hrefs[0], (words, hrefs)
