@@ -5,7 +5,7 @@
     lexer.py     Pygments lexers for *.ludex and *.scenario (entry point ``pygments.lexers``)
     pages.py     home, game overview, rule pages, scenario pages, coverage pages (Markdown)
     guide.py     the language guide, each construct with an example from the bundled games
-    build.py     step 1 writes the Markdown (site/docs/), step 2 runs MkDocs (site/build/)
+    build.py     step 1 writes the Markdown and short links (site/docs/), step 2 runs MkDocs (site/build/), the zip
     synthetic.py a large generated game, for the benchmark and the tests
 
 MkDocs and Material are optional (the ``site`` extra); nothing here imports them until a build runs.
