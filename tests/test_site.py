@@ -344,6 +344,19 @@ def test_every_rule_has_a_short_link_that_leads_to_it(site):
             assert url.endswith(f"#r{rid}")
 
 
+def test_without_npm_the_build_says_the_search_from_disk_needs_the_network(tmp_path, monkeypatch):
+    from ludex.site import build as site_build
+    (tmp_path / "site").mkdir()
+    for name in ("mkdocs.yml", "package.json", "package-lock.json"):
+        shutil.copyfile(site_build.config_file().parent / name, tmp_path / "site" / name)
+    monkeypatch.setattr(site_build, "config_file", lambda: tmp_path / "site" / "mkdocs.yml")
+    monkeypatch.setattr(site_build.shutil, "which", lambda name: None)
+    shim, problem = site_build.worker_shim(tmp_path / "out")
+    assert shim is None and problem.startswith("npm is not installed")
+    (tmp_path / "site" / "package-lock.json").unlink()
+    assert site_build.worker_shim(tmp_path / "out")[1].endswith("package-lock.json is missing")
+
+
 def test_the_zip_holds_the_whole_site(tmp_path):
     from ludex.site.build import pack
     (tmp_path / "build" / "a").mkdir(parents=True)

@@ -28,9 +28,15 @@ import subprocess
 import threading
 import time
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
+
+try:                      # POSIX: two builds at once (pytest -n 2) run npm ci one after the other
+    import fcntl
+except ImportError:       # pragma: no cover - Windows
+    fcntl = None
 
 from .. import __version__
 from ..resources import rules_dir as _rules_dir
@@ -257,14 +263,29 @@ def worker_shim(out: Path) -> tuple:
         for name in ("package.json", "package-lock.json"):
             shutil.copyfile(home / name, folder / name)
     try:
-        done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
-                              cwd=folder, capture_output=True, text=True, timeout=600)
+        with _locked(folder / "node_modules.lock"):
+            if (folder / _SHIM_IN_PACKAGE).is_file():       # another build installed it meanwhile
+                return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+            done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+                                  cwd=folder, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"npm ci failed in {folder}: {exc}"
     if done.returncode != 0 or not (folder / _SHIM_IN_PACKAGE).is_file():
         said = (done.stderr or done.stdout).strip().splitlines()
         return None, f"npm ci failed in {folder}" + (f": {said[-1]}" if said else "")
     return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+
+
+@contextmanager
+def _locked(path: Path):
+    with open(path, "a+b") as f:
+        if fcntl is not None:
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _writable(folder: Path) -> bool:
