@@ -120,6 +120,8 @@ def command(args) -> int:
     if report.zip_path:
         print(f"zip: {report.zip_path} ({report.zip_path.stat().st_size / 1e6:.1f} MB): unpack it anywhere and "
               "open ludex-rules/index.html")
+    else:
+        print("to carry it to a venue without network: ludex site build --zip")
     for w in report.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for g in games:
