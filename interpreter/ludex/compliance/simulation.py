@@ -144,11 +144,11 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
         result["status"] = kind
         result["problem"] = {"kind": kind, "message": d.message, "rule": d.rule, "code": d.code,
                              "where": str(d.span) if d.span and d.span.line else "",
-                             "step": game.steps, "event": len(game.trace)}
+                             "step": game.steps, "event": len(game.events)}
     result["rounds"] = watch.rounds
     result["decisions"] = decisions[0]
     result["steps"] = game.steps
-    result["events"] = len(game.trace)
+    result["events"] = len(game.events)     # (as many as the trace; none of them put in words)
     result["exercised"] = sorted(r for r in game.rules_exercised() if r in gamedef.rules)
     return result
 
