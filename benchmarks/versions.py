@@ -10,8 +10,9 @@ The work, the same on both sides:
 1. For each bundled game (agot, huntik, nightmare, halloween), ``--games N`` whole random games, seeds
    S to S+N-1 (``--seed S``), each played as ``ludex run GAME --seed K`` plays it: the game's fewest
    players ``p1``, ``p2``, ..., ``RandomAgent(K)``, ``seed=K``, and every trace event put into the words
-   the command prints (``format_event``, then the ``game over after ... events: ...`` line), the lines
-   built into a list, not printed. The rules are loaded and compiled once, before any timing.
+   the command prints (``format_event``, in the public view where there are views, then the ``game
+   over after ... events: ...`` line), the lines built into a list, not printed. The rules are loaded
+   and compiled once, before any timing.
 2. Huntik's engine ratio of ``benchmarks/huntik_by_hand.py``: the engine's CPU time over the
    hand-written Python's for the same N games (the trace's words made on both sides), the two checked
    trace for trace first. The hand-written side is this checkout's ``huntik_by_hand.play`` on both sides
@@ -40,6 +41,7 @@ from __future__ import annotations
 import argparse
 import gc
 import hashlib
+import inspect
 import json
 import os
 import statistics
@@ -124,7 +126,10 @@ class Worker:
         lines = []
         format_event = p["format_event"]
         game = p["Game"](gamedef, [f"p{i + 1}" for i in range(count)], p["RandomAgent"](seed), seed=seed, format="")
-        game.listen(lambda e: lines.append(format_event(e)))
+        if "view" in inspect.signature(format_event).parameters:    # the public view, as the command prints
+            game.listen(lambda e: lines.append(format_event(e, "flow", "(public)")))
+        else:                                                       # (a version with one view only)
+            game.listen(lambda e: lines.append(format_event(e)))
         game.run()
         winners = ", ".join(w.name for w in game.winners) if game.winners else "nobody (a draw)"
         lines.append(f"game over after {len(game.trace)} events: {winners}")

@@ -71,6 +71,8 @@ def test_a_site_that_cannot_be_written_is_refused_before_any_page_is_made(tmp_pa
     (["simulate", "agot", "--games", "many"], "argument --games: expected a whole number, not 'many'"),
     (["run", "agot", "--seat", "0", "--interactive"], "argument --seat: must be at least 1, not 0"),
     (["run", "agot", "--seat", "2"], "argument --seat: only with --interactive"),
+    (["run", "agot", "--as", "p3"], "argument --as: no player p3 at this table (the players: p1, p2)"),
+    (["run", "agot", "--judge", "--as", "p1"], "argument --judge: not with --as (one view of the trace)"),
     (["fmt", "--check", "--write", "rules/agot.ludex"], "argument --write: not allowed with argument --check"),
     (["run", "agot", "--log", "/"], "argument --log: / is a folder, not a file"),
     (["run", "agot", "--log", "/nonexistent/x.log"],

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import Frame, Game, Play, Program, Violation
+from ludex.engine.trace import JUDGE, PUBLIC, format_event
 from ludex.load import load_paths
 from ludex.parse.syntax import parse_rules
 from ludex.parse.definition import assemble
@@ -96,14 +97,22 @@ def test_a_play_with_a_card_outside_its_choices_is_refused_citing_the_plays_rule
     assert game.state.snapshot() == before
 
 
-def test_a_hidden_choice_is_hidden_in_the_words_and_in_the_data(tally):
+def test_a_hidden_choice_is_hidden_from_the_others_in_the_words_and_in_the_data(tally):
     game = yard_game(tally, "east")
     game.agent.answers.append("F1")
     mark = len(game.trace)
     game.run_rule("3.4")
     (event,) = [e for e in game.trace[mark:] if e.kind == "decision"]
-    assert event.text == "ann makes a hidden choice"
-    assert "F1" not in str(event.as_json())
+    chosen = event.view(JUDGE)[1]["choice"]
+    # the public view and bob's: that ann chose, not what
+    assert event.view(PUBLIC) == event.view("bob") == ("ann makes a hidden choice", {"hidden": True})
+    assert chosen not in str(event.as_json(PUBLIC)) and chosen not in str(event.as_json("bob"))
+    # the judge's view and ann's: what she chose, marked hidden from the others
+    assert event.view(JUDGE) == event.view("ann") == (f"ann chooses {chosen} (hidden from the others)",
+                                                      {"choice": chosen, "hidden": True, "seen_by": ["ann"]})
+    assert event.as_json()["text"] == f"ann chooses {chosen} (hidden from the others)"
+    assert format_event(event).endswith(f"ann chooses {chosen} (hidden from the others)")
+    assert format_event(event, view=PUBLIC).endswith("ann makes a hidden choice")
 
 
 def test_setting_a_value_it_already_has_is_not_a_change(tally):
@@ -316,8 +325,8 @@ def walk(game, name, to):
     game.attempt(Play("walk", game.state.player(name), (game.boards["yard"].space(to),)), "1.4")
 
 
-def since(game, mark):
-    return [(e.rule, e.text) for e in game.trace[mark:]]
+def since(game, mark, view=PUBLIC):
+    return [(e.rule, e.view(view)[0]) for e in game.trace[mark:]]
 
 
 def test_the_yard_is_drawn_with_every_kind_of_line_and_the_set_up_places_the_figures(tally):
@@ -330,8 +339,10 @@ def test_the_yard_is_drawn_with_every_kind_of_line_and_the_set_up_places_the_fig
     assert [(walker(game, p).attrs["space"], walker(game, p).attrs["facing"]) for p in ("ann", "bob")] \
         == [("E3", "north"), ("E3", "north")]
     assert fox(game).attrs["space"] == "A1" and fox(game).attrs["spotted"] is None
-    # the fox's space is secret: the trace says that it was set, not where
+    # the fox's space is secret: the trace says that it was set, not where; the judge sees where
     assert [t for r, t in since(game, 0) if t.startswith("Fox's")] == ["Fox's space changes (hidden)"]
+    assert [t for r, t in since(game, 0, JUDGE) if t.startswith("Fox's")] == \
+        ["Fox's space: none -> A1 (hidden from every player)"]
 
 
 def test_a_walk_through_a_wall_is_refused_citing_3_1_and_changes_nothing(tally):
@@ -455,6 +466,12 @@ def test_the_fox_moves_in_secret_across_open_lines_and_doors_and_hides_again(tal
     assert ("3.2", "Fox's spotted: F2 -> none") in events
     assert ("3.2", "No walker sees the fox: its space is secret again.") in events
     assert not any("F3" in text for _, text in events)
+    # ann sees her hidden choice; the fox, no player's card, moved by the game's procedure (no one's
+    # play), is seen moving by the judge alone
+    assert since(game, mark, "ann")[:2] == [("3.4", "ann chooses F3 (hidden from the others)"),
+                                             ("3.4", "Fox's space changes (hidden)")]
+    assert ("3.4", "Fox's space: F2 -> F3 (hidden from every player)") in since(game, mark, JUDGE)
+    assert since(game, mark, "bob") == events
 
 
 def test_the_fox_moving_into_sight_is_spotted(tally):
@@ -545,7 +562,7 @@ def test_whole_games_keep_to_the_yard_and_the_street(tally, seed):
             a, b = e.text.split(": ")[1].split(" -> ")
             assert yard.edge(a, b) in ("open", "door", "window", "hedge"), e
         if e.text.startswith("Fox's space"):
-            assert e.text == "Fox's space changes (hidden)", e
+            assert e.view(PUBLIC)[0] == "Fox's space changes (hidden)", e
 
 
 def test_twenty_games_exercise_every_rule_of_the_yard_and_the_street(tally):

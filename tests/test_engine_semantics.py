@@ -19,6 +19,7 @@ from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
 from ludex.check.checks import check
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import NESTING_LIMIT, Frame, Game, Play, Violation
+from ludex.engine.trace import JUDGE, PUBLIC
 from ludex.parse.definition import assemble
 from ludex.parse.syntax import parse_rules
 
@@ -799,7 +800,15 @@ flow { run 1 }
 '''
 
 
-def test_a_card_turned_face_down_in_a_hidden_zone_is_not_named_in_the_trace():
+def test_a_card_turned_face_down_in_a_hidden_zone_is_named_to_its_owner_and_the_judge_only():
     game = play(CONCEALED, Answers())
-    assert texts(game, "conceal") == ["a card in a.hand is turned face down", "Open Book is turned face down",
-                                      "a card in b.hand is turned face down", "Open Book is turned face down"]
+    shown = {view: [e.view(view)[0] for e in game.trace if e.kind == "conceal"] for view in (PUBLIC, "a", JUDGE)}
+    assert shown[PUBLIC] == ["a card in a.hand is turned face down", "Open Book is turned face down",
+                             "a card in b.hand is turned face down", "Open Book is turned face down"]
+    assert shown["a"] == ["Secret Plan in a.hand is turned face down (hidden from all but a)",
+                          "Open Book is turned face down",
+                          "a card in b.hand is turned face down", "Open Book is turned face down"]
+    assert shown[JUDGE] == ["Secret Plan in a.hand is turned face down (hidden from all but a)",
+                            "Open Book is turned face down",
+                            "Secret Plan in b.hand is turned face down (hidden from all but b)",
+                            "Open Book is turned face down"]

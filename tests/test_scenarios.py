@@ -588,3 +588,46 @@ def test_a_refused_play_no_expect_refused_accounts_for_fails_the_scenario_at_the
     # an 'expect refused' accounts for the refusals before it, not for one after it
     late = run(tmp_path, scenario(MARSHALING + '  expect refused 3.2\n  bob tries marshal("Hedge Knight")'))
     assert [f.span.line for f in late.failures] == [17]      # the 'tries' line
+
+
+MYERS_STALKS = '''scenario "s" {
+  question "q"
+  answer "a"
+  cite myers-actions.stalk
+  players mike, ann
+  setup {
+    set myers-player = mike
+    create "Michael Myers" into myers-mat
+    set michael.space = "E8"
+    set michael.lines = ["E8"]
+    create "Annie" into victims
+    set bottom(victims).controller = ann
+    set bottom(victims).space = "E1"
+    set bottom(victims).facing = "north"
+    create "Unstoppable" into myers-deck
+  }
+  mike passes
+  mike plays stalk
+  mike chooses "E9"
+  mike chooses "stop"
+  mike plays stalk
+  mike chooses "stop"
+  run myers-actions
+  EXPECT
+}
+'''
+
+
+def test_a_scenarios_trace_is_the_judges_view_of_the_hidden_moves(tmp_path):
+    """A judge ruling on a game sees Myers' hidden moves: the trace a failure shows says where he went,
+    marked hidden from the others, and 'expect trace' matches those words."""
+    from ludex.scenarios.runner import render_failure
+    halloween = load_game("halloween").game
+    met = run(tmp_path, MYERS_STALKS.replace("EXPECT", 'expect trace myers-actions.stalk "mike chooses E9", '
+                                             'myers-actions.stalk "Michael Myers\'s space: E8 -> E9"'), halloween)
+    assert met.status == "passed", met.failures
+    failed = run(tmp_path, MYERS_STALKS.replace("EXPECT", 'expect michael.space == "E1"'), halloween)
+    report = render_failure(failed, last=40)
+    assert "mike chooses E9 (hidden from the others)" in report, report
+    assert "Michael Myers's space: E8 -> E9 (hidden from all but mike)" in report, report
+    assert "hidden choice" not in report and "changes (hidden)" not in report, report

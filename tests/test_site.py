@@ -229,6 +229,14 @@ def test_scenario_page_question_answer_source_status_and_linked_trace(site):
     assert "ludex-status-failed" in page and "expectation not met" in page
 
 
+def test_a_scenarios_trace_on_its_page_is_the_judges_view(site):
+    halloween = games(site)["halloween"]
+    sf = next(f for f in halloween.files if f.name == "setup.scenario")
+    trace = read(site, sf.page)
+    assert html.escape("mike chooses R19 (hidden from the others)") in trace
+    assert "mike makes a hidden choice" not in trace
+
+
 def test_a_failure_report_scrolls_in_its_box_and_names_files_as_the_site_does(site):
     """A failing scenario's report and a file's diagnostics: in a box of their own (ludex.css scrolls it
     sideways on a phone), with the file's path from its scenarios folder, not the build machine's."""

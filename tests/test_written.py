@@ -33,7 +33,7 @@ from ludex.diagnostics import RuntimeRuleError
 from ludex.engine.game import Game, Program
 from ludex.parse.definition import assemble
 from ludex.load import load_game, load_paths
-from ludex.runtime.records import BareFrame, BarePlay, Frame, Play, Violation, acting
+from ludex.runtime.records import JUDGE, PUBLIC, BareFrame, BarePlay, Frame, Play, Violation, acting
 from ludex.resources import bundled_games
 from ludex.parse.syntax import parse_rules
 
@@ -388,14 +388,19 @@ def test_choose_emit_and_move_written_in_place_give_the_same_game_to_either_kind
             for title in ("Rope", "Lamp", "Rope", "Lamp"):
                 game.create_card(title, player, player.zones["hand"], "1")
         game.run()
-        return ([e.as_json() for e in game.trace], [p.fields["marks"] for p in game.state.players],
-                [[str(c) for c in p.zones["table"].cards] for p in game.state.players], game.steps)
+        return ([e.as_json(PUBLIC) for e in game.trace], [p.fields["marks"] for p in game.state.players],
+                [[str(c) for c in p.zones["table"].cards] for p in game.state.players], game.steps,
+                [e.as_json(JUDGE) for e in game.trace])
 
     written = outcome(True)
     assert outcome(False) == written
-    trace, marks, tables, _ = written
+    trace, marks, tables, _, judged = written
     assert marks[0] > 4 and all(len(table) == 4 for table in tables)
     assert any("chooses a card (hidden)" in e["text"] for e in trace)
+    # the judge's view says which card, hidden from the others; the public one does not
+    assert any(e["text"] in ("a chooses Rope (hidden from the others)", "a chooses Lamp (hidden from the others)")
+               and e["data"]["seen_by"] == ["a"] for e in judged)
+    assert not any("(hidden from" in e["text"] or "seen_by" in e["data"] for e in trace)
 
 
 def test_as_list_gives_every_kind_of_value_its_items_in_a_new_list():
@@ -561,7 +566,7 @@ def _drawn_outcome(text):
     for title in ("Lamp", "Rope"):
         game.create_card(title, None, game.state.zones["pile"], "1")
     error = _played(game)
-    return ([e.as_json() for e in game.trace], error, [p.fields["marks"] for p in game.state.players],
+    return ([e.as_json(PUBLIC) for e in game.trace], error, [p.fields["marks"] for p in game.state.players],
             [[(str(c), c.face_up) for c in z.cards] for p in game.state.players for z in p.zones.values()],
             game.steps)
 

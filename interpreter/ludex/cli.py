@@ -114,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the trace as JSON")
     p.add_argument("--brief", action="store_true",
                    help="leave out of the trace the fields the transcription keeps for itself (bookkeeping)")
+    p.add_argument("--as", dest="viewer", default=None, metavar="PLAYER",
+                   help="print the trace as PLAYER sees it: their own hidden choices and hidden cards too "
+                        "(default: what every player sees; with --interactive, the seat's own)")
+    p.add_argument("--judge", action="store_true",
+                   help="print the judge's view of the trace: every hidden choice and card, marked hidden")
     p.add_argument("--interactive", action="store_true", help="decide for one seat at the terminal")
     p.add_argument("--seat", type=at_least(1), default=None, metavar="N",
                    help="only with --interactive: the seat you play (default 1)")
@@ -554,12 +559,14 @@ _LOOP_EVENTS_SHOWN = 20
 
 
 class _Shown:
-    """``ludex run``'s trace printer: each event as it is recorded, but those since the last decision
+    """``ludex run``'s trace printer: each event as it is recorded, in the view asked for (the public
+    one, the judge's or a player's: ``engine.trace``), but those since the last decision
     held until the next, or the game's end, or an error, so that a loop that asks nothing can be
     shown by its last events only (``flush(last=N)``)."""
 
-    def __init__(self, format_event, decided):
+    def __init__(self, format_event, decided, view):
         self.format_event, self.decided = format_event, decided     # (``engine.game.DECISION_EVENTS``)
+        self.view = view                                            # (``engine.trace``: whose view)
         self.held = []
 
     def __call__(self, event):
@@ -573,7 +580,7 @@ class _Shown:
             print(f"... {len(held) - last} events left out (the last {last} before the error follow)")
             held = held[-last:]
         for event in held:
-            line = self.format_event(event)
+            line = self.format_event(event, "flow", self.view)
             if line:
                 print(line)
 
@@ -582,9 +589,11 @@ def cmd_run(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .engine.agents import InteractiveAgent, RandomAgent
     from .engine.game import DECISION_EVENTS, Game, Violation
-    from .engine.trace import format_event, is_bookkeeping, rule_width
+    from .engine.trace import JUDGE, PUBLIC, format_event, is_bookkeeping, rule_width
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
+    if args.judge and args.viewer is not None:
+        args.usage_error("argument --judge: not with --as (one view of the trace)")
     gamedef = load_one(args.game)
     header = gamedef.header
     count = args.players or default_count(header, args.format)
@@ -593,15 +602,20 @@ def cmd_run(args) -> int:
         print(f"ludex: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     names = [f"p{i + 1}" for i in range(count)]
+    if args.viewer is not None and args.viewer not in names:
+        args.usage_error(f"argument --as: no player {args.viewer} at this table (the players: {', '.join(names)})")
+    view = JUDGE if args.judge else args.viewer or PUBLIC
     random_agent = RandomAgent(args.seed)
     agent = random_agent
     if args.interactive:
-        person = InteractiveAgent(show=show_boards)
         seat = args.seat or 1
         if not 1 <= seat <= count:
             print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
             return EXIT_USAGE
         mine = names[seat - 1]
+        person = InteractiveAgent(show=show_boards)
+        if args.viewer is None and not args.judge:
+            view = mine             # a seat sees its own hidden choices and cards
         agent = lambda game, d: (shown.flush(), person(game, d))[1] if d.player is not None and \
             d.player.name == mine else random_agent(game, d)
     recorder = None
@@ -617,8 +631,10 @@ def cmd_run(args) -> int:
     budget = {"step_budget": args.max_steps} if args.max_steps else {}
     game = Game(gamedef, names, agent, seed=args.seed, format=args.format, reasons=True, **budget)
     width = rule_width([*gamedef.rules, "setup"])
-    shown = _Shown(lambda event: "" if args.brief and is_bookkeeping(event) else format_event(event, width=width),
-                   DECISION_EVENTS)
+
+    def line(event, unruled, view):
+        return "" if args.brief and is_bookkeeping(event) else format_event(event, unruled, view, width)
+    shown = _Shown(line, DECISION_EVENTS, view)
     if not args.json:
         game.listen(shown)
     if recorder or args.max_rounds is not None:
@@ -647,7 +663,7 @@ def cmd_run(args) -> int:
         import json
         text = json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
                            "winners": [p.name for p in game.winners or []],
-                           "trace": [e.as_json() for e in game.trace]}, indent=1)
+                           "trace": [e.as_json(view) for e in game.trace]}, indent=1)
         with held_signals():            # the trace is written whole; a stop now is obeyed after it
             print(text)
             sys.stdout.flush()

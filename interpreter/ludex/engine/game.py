@@ -33,6 +33,8 @@ from ..runtime.records import (
     Frame,
     GameOver,
     Goto,
+    Hidden,
+    HiddenEvent,
     Modifier,
     Play,
     SkipStep,
@@ -105,7 +107,8 @@ class Game:
         #: the trace as it is recorded: ``(rule, kind, text, player name, data or None)`` for each event,
         #: made into ``TraceEvent``s when the trace is read (``trace``). The text is its words, or what
         #: they are made of when the trace is read: a ``Play`` (a play event), or ``(how, *values)`` (a
-        #: move, set, change, transfer, named event or card revealed: ``records.WORDS``)
+        #: move, set, change, transfer, named event or card revealed, or an event with a hidden fact, as
+        #: it happened, with who may see it: ``records.WORDS``)
         self.events: list[tuple] = []
         self._trace: list[TraceEvent] = []
         self.modifiers: list[Modifier] = []
@@ -343,7 +346,11 @@ class Game:
                 if type(text) is not tuple:     # a play, put in words now (``CompiledAction.play``)
                     text, data = _play_words(text)
                 else:                       # ``(how, *values)``: a move, set, change ... (``records``)
-                    text = WORDS[text[0]](*text[1:])
+                    words = WORDS[text[0]](*text[1:])
+                    if type(words) is Hidden:   # the public words; the fact kept for the views seeing it
+                        made.append(HiddenEvent(seq, rule, kind, words[0], player, data, text))
+                        continue
+                    text = words
             made.append(TraceEvent(seq, rule, kind, text, player, data if data is not None else {}))
         return made
 

@@ -1,9 +1,15 @@
 """Report: trace events in, lines a judge can read out: ``[3.2] p1: 5 from treasury to p1's gold``, and
-under an event whose outcome rests on values, its reasons: ``because first-turn-player is dana (500.1c)``."""
+under an event whose outcome rests on values, its reasons: ``because first-turn-player is dana (500.1c)``.
+
+A line is written for a view of the trace (``records.TraceEvent.view``): the judge's (every hidden fact
+said, marked hidden from the players who may not see it: scenarios, a judge's question), the public one
+(what every player sees: ``ludex run``, golden traces), or one player's (``ludex run --as PLAYER``)."""
 
 from __future__ import annotations
 
-from ..runtime.records import TraceEvent
+from ..runtime.records import JUDGE, PUBLIC, TraceEvent
+
+__all__ = ["JUDGE", "PUBLIC", "format_event", "is_bookkeeping", "reasons", "rule_width", "rules_behind"]
 
 _INDENT = {"event": "", "window": "  ", "decision": "    ", "play": "    ", "pass": "    "}
 
@@ -12,21 +18,24 @@ _INDENT = {"event": "", "window": "  ", "decision": "    ", "play": "    ", "pas
 RULE_WIDTH, WIDEST_RULE = 14, 30
 
 
+
 def rule_width(rule_ids) -> int:
     """The rule column's width for a game's rule ids: its longest id's, within the bounds."""
     return min(WIDEST_RULE, max([RULE_WIDTH, *(len(r) + 2 for r in rule_ids)]))
 
 
-def format_event(event: TraceEvent, unruled: str = "flow", width: int = RULE_WIDTH) -> str:
-    """An event's line of the trace, then its reasons; an event of no rule is labelled ``unruled`` (a
-    scenario's set-up); ``width``: the rule column's (``rule_width``)."""
+def format_event(event: TraceEvent, unruled: str = "flow", view: str = JUDGE, width: int = RULE_WIDTH) -> str:
+    """An event's line of the trace as ``view`` sees it, then its reasons; an event of no rule is
+    labelled ``unruled`` (a scenario's set-up); ``width``: the rule column's (``rule_width``)."""
     rule = f"[{event.rule}]" if event.rule else f"[{unruled}]"
     indent = _INDENT.get(event.kind, "  ")
+    # (a plain event's words read in place: every line of every trace printed passes here)
+    text = event.text if type(event) is TraceEvent else event.view(view)[0]
     margin = " " * (5 + 1 + width + 1)
     if len(rule) > width:
-        line = f"{event.seq:5d} {rule}\n{margin}{indent}{event.text}"
+        line = f"{event.seq:5d} {rule}\n{margin}{indent}{text}"
     else:
-        line = f"{event.seq:5d} {rule:<{width}} {indent}{event.text}"
+        line = f"{event.seq:5d} {rule:<{width}} {indent}{text}"
     because = reasons(event)
     if because:
         line += f"\n{margin}{indent}  because {because}"

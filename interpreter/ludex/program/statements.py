@@ -327,7 +327,7 @@ class BlockWriter:
     def b_Choose(self, s, ind):
         """``PLAYER chooses VAR from OPTIONS``: the options listed,
         an agent that answers from the options alone asked so (no ``Decision`` made), otherwise
-        ``Game.decide``; the choice traced, a hidden one without saying what was chosen. The chooser
+        ``Game.decide``; the choice traced, a hidden one with who may see it. The chooser
         is worked out once, and again after the choice only if it reads the variable chosen."""
         span, prompt = self.writer.constant(s.span), s.prompt or f"choose {s.var}"
         lines = [f"{ind}_opts = _as_list_copy({self.expr(s.options)})",
@@ -340,9 +340,11 @@ class BlockWriter:
             lines.append(f"{ind}_who = {self.expr(s.chooser)}")
         # (``Game.record`` in place: a decision changes nothing; ``acting`` names the player)
         acting = acting_source("_who")
-        if s.hidden:        # neither the words nor the data say what was chosen
-            text = "(f'{_who} chooses a card (hidden)' if isinstance(_ans, _Card) else f'{_who} makes a hidden choice')"
-            return lines + [f"{ind}_G.events.append((f.rule, 'decision', {text}, {acting}, {{'hidden': True}}))"]
+        if s.hidden:        # what was chosen, seen by the chooser alone (``records.hidden_choice_words``)
+            # (text as it is, made into words when read; anything else in words now)
+            return lines + [f"{ind}_by = {acting}",
+                            f"{ind}_G.events.append((f.rule, 'decision', ('hidden choice', _by, _ans if type(_ans) is str"
+                            " else _words(_ans), isinstance(_ans, _Card)), _by, {'hidden': True}))"]
         return lines + [f"{ind}_w = _words(_ans)",
                         f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
                         " {'choice': _w, 'hidden': False}))"]
@@ -452,7 +454,8 @@ class BlockWriter:
     def b_Draw(self, s, ind):
         """``draw N from ZONE to ZONE``: up to N cards moved from the
         top of the one to the bottom of the other, one by one (``Game.move_card``), and traced once,
-        saying how many were drawn and, when fewer, that the source ran out."""
+        saying how many were drawn and, when fewer, that the source ran out; between hidden zones,
+        which, seen by their owners."""
         span = self.writer.constant(s.span)
         n, src, dst = self.writer.local("_n"), self.writer.local("_from"), self.writer.local("_to")
         drawn = self.writer.local("_drawn")
@@ -473,9 +476,14 @@ class BlockWriter:
                 f"{ind}_owner = {src}.owner",
                 f"{ind}{who} = _owner.name + ' ' if _owner else ''",
                 f"{ind}{short} = f' ({{{src}.label}} was empty after {{{drawn}}})' if {drawn} < {n} else ''",
-                # (``Game.record`` in place: a draw changes the state; ``acting`` names the owner)
+                # (``Game.record`` in place: a draw changes the state; ``acting`` names the owner. Between
+                # hidden zones, the titles drawn, the last placed, with who may see them:
+                # ``records.hidden_draw_words``)
                 f"{ind}_B.version += 1",
-                f"{ind}_G.events.append((f.rule, 'draw', {text}, {acting_source('_owner')}, {{'count': {drawn}}}))"]
+                f"{ind}_G.events.append((f.rule, 'draw', {text} if not ({src}.hidden and {dst}.hidden) else"
+                f" ('hidden draw', {text}, tuple([_c.title for _c in {dst}.cards[len({dst}.cards) - {drawn}:]]),"
+                f" _owner and _owner.name, {dst}.owner and {dst}.owner.name), {acting_source('_owner')},"
+                f" {{'count': {drawn}}}))"]
 
     def b_Reveal(self, s, ind):
         """``reveal CARDS``: each card turned face up (a change only if
@@ -616,13 +624,15 @@ class BlockWriter:
         return [f"{ind}_G.steps += 1", f"{ind}if _G.steps > _G.step_limit: _G.over_limit(f.rule)"]
 
     def b_Move(self, s, ind):
-        """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, its title hidden
-        when it goes from a hidden zone to a hidden zone; the words, of the title and the zones' names,
-        are made when the trace is read (``records.move_words``)."""
+        """``move CARDS to ZONE``: each card moved (``Game.move_card``) and traced, a move from a hidden
+        zone to a hidden zone with their owners, who alone may see the title; the words, of the title and
+        the zones' names, are made when the trace is read (``records.move_words``,
+        ``hidden_move_words``)."""
         span = self.writer.constant(s.span)
         zone, card = self.writer.local("_zone"), self.writer.local("_card")
-        shown = f"({card}.title if not ({zone}.hidden and _src is not None and _src.hidden) else 'a card')"
-        text = f"('move', {shown}, _src.label if _src is not None else None, {zone}.label)"
+        text = (f"(('move', {card}.title, _src.label if _src is not None else None, {zone}.label)"
+                f" if not ({zone}.hidden and _src is not None and _src.hidden) else ('hidden move', {card}.title,"
+                f" _src.label, {zone}.label, _src.owner and _src.owner.name, {zone}.owner and {zone}.owner.name))")
         not_zone = _fstring("", f"_words({zone})", " is not a zone")
         not_card = _fstring("", f"_words({card})", " is not a card")
         lines = [f"{ind}{zone} = {self.expr(s.destination)}"]
@@ -839,8 +849,12 @@ class BlockWriter:
         if secret:
             lines += [f"{ind}    if _secret:",
                       *([] if bound else ["        " + line for line in what]),
-                      f"{ind}        _G.events.append((f.rule, 'set', f'{{_what}} changes (hidden)', f.actor,"
-                      " {'hidden': True}))",
+                      # (as it is, with who may see it: ``records.hidden_set_words``)
+                      # (text as it is, made into words when read; anything else in words now: a list
+                      # changes, and a card or player held would keep the tuple in the collector's sight)
+                      f"{ind}        _G.events.append((f.rule, 'set', ('hidden set', _what, _old if type(_old) is str"
+                      " else _words(_old), _new if type(_new) is str else _words(_new), _o.owner and _o.owner.name,"
+                      " f.actor), f.actor, {'hidden': True}))",
                       f"{ind}    else:",
                       f"{ind}        {record}"]
         else:

@@ -265,8 +265,8 @@ def shuffle(f, zone):
 
 
 def conceal(f, cards, watched: bool, span):
-    """``turn CARDS face down``: each card face up turned face down and traced, its title unsaid in a
-    hidden zone (the others see no card's face there); ``watched``: a state check reads faces."""
+    """``turn CARDS face down``: each card face up turned face down and traced, in a hidden zone with
+    its owner, who alone sees its face there; ``watched``: a state check reads faces."""
     game = f.game
     for card in as_list(cards):
         if type(card) is not Card:
@@ -278,8 +278,11 @@ def conceal(f, cards, watched: bool, span):
             if watched:
                 books.watched_changes += 1
             zone = card.zone
-            shown = f"a card in {zone}" if zone is not None and zone.hidden else card.title
-            game.record(f.rule, "conceal", f"{shown} is turned face down", f.actor, card=card.id)
+            if zone is not None and zone.hidden:    # seen by its owner alone (``records.hidden_conceal_words``)
+                game.record(f.rule, "conceal", ("hidden conceal", card.title, zone.label, zone.owner and zone.owner.name),
+                            f.actor, card=card.id)
+            else:
+                game.record(f.rule, "conceal", f"{card.title} is turned face down", f.actor, card=card.id)
 
 
 def pick(f, options, span):

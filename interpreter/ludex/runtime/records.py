@@ -1,6 +1,7 @@
 """The records the engine and its compiled rules share: signals that end or redirect a procedure
-(``GameOver``, ``Goto``, ``SkipStep``), a trace event, a play, a decision asked of a player, a refused
-play (``Violation``), a modifier in force, and the frame a procedure runs in."""
+(``GameOver``, ``Goto``, ``SkipStep``), a trace event (with the words it is made of, and what a view of
+the trace shows of a hidden fact: ``JUDGE``, ``PUBLIC``, a player's), a play, a decision asked of a
+player, a refused play (``Violation``), a modifier in force, and the frame a procedure runs in."""
 
 from __future__ import annotations
 
@@ -44,9 +45,19 @@ class SkipStep(Exception):
         return f"'skip this step' in {where}: no step of the procedure is running here to skip"
 
 
+#: The views of the trace a reader asks for (``TraceEvent.view``) besides a player's own (the player's
+#: name): the judge's, which says every hidden fact and marks it hidden, and the public one, which
+#: says of a hidden fact only what every player sees. (Neither is a name a player can have: a name
+#: has no brackets.)
+JUDGE = "(judge)"
+PUBLIC = "(public)"
+
+
 @dataclass(slots=True)
 class TraceEvent:
-    """One line of the trace: what happened, which rule made it happen, who acted."""
+    """One line of the trace: what happened, which rule made it happen, who acted. ``text`` and
+    ``data`` are what every player sees; an event with a hidden fact is a ``HiddenEvent``, which
+    says the rest to those who may see it (``view``)."""
 
     seq: int
     rule: str
@@ -55,9 +66,60 @@ class TraceEvent:
     player: str = ""
     data: dict = field(default_factory=dict)
 
-    def as_json(self) -> dict:
+    #: (a plain event hides nothing: ``HiddenEvent`` holds what it hides)
+    hidden = None
+
+    def view(self, viewer: str = JUDGE) -> tuple:
+        """``(text, data)`` as ``viewer`` sees the event: ``JUDGE`` everything, a hidden fact marked
+        hidden from those who may not see it (``mike chooses B4 (hidden from the others)``);
+        ``PUBLIC`` what every player sees; a player's name what that player sees. (A plain event is
+        the same in every view.)"""
+        return self.text, self.data
+
+    def as_json(self, viewer: str = JUDGE) -> dict:
+        """The event for tools, as ``viewer`` sees it: a hidden fact, where it is seen, is in its data
+        with ``"hidden": true`` and the players who may see it (``"seen_by"``)."""
         return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
                 "text": self.text, "data": self.data}
+
+
+class HiddenEvent(TraceEvent):
+    """A trace event with a hidden fact (a hidden choice, a card moved between hidden zones, a hidden
+    attribute set ...): ``text`` and ``data`` what every player sees, ``hidden`` the fact as it was
+    recorded, ``(how, *values)``, from which ``SEEN[how]`` makes, when a view that may see it asks,
+    who may see it and the words and data saying it."""
+
+    __slots__ = ("hidden",)
+
+    def __init__(self, seq: int, rule: str, kind: str, text: str, player: str, data: dict, hidden: tuple):
+        # (``TraceEvent``'s fields set in place: a call fewer for each such event read)
+        self.seq, self.rule, self.kind, self.text, self.player, self.data = seq, rule, kind, text, player, data
+        self.hidden = hidden
+
+    def view(self, viewer: str = JUDGE) -> tuple:
+        if viewer == PUBLIC:
+            return self.text, self.data
+        hidden = self.hidden
+        seen_by, text, data = SEEN[hidden[0]](self.data, *hidden[1:])
+        if viewer != JUDGE and viewer not in seen_by:
+            return self.text, self.data
+        return text + hidden_note(seen_by, text), data
+
+    def as_json(self, viewer: str = JUDGE) -> dict:
+        text, data = self.view(viewer)
+        return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
+                "text": text, "data": data}
+
+
+def hidden_note(seen_by: tuple, text: str) -> str:
+    """How the judge's view marks a hidden fact said by ``text``: `` (hidden from the others)`` when
+    only the player the words begin with may see it (``mike chooses B4``), else `` (hidden from all
+    but ann and bob)``, or `` (hidden from every player)``."""
+    if not seen_by:
+        return " (hidden from every player)"
+    if len(seen_by) == 1 and text.startswith(seen_by[0] + " "):
+        return " (hidden from the others)"
+    return f" (hidden from all but {' and '.join(seen_by)})"
 
 
 class Play:
@@ -172,11 +234,12 @@ def acting(who) -> str:
 #
 # Each value taken does not change afterwards: text, a number, a truth value, none, a player (its name),
 # a card (its title), a zone (its name); a list, which may be a zone's own cards, is put in words when
-# taken (``words`` gives those words back unchanged: ``kept``). What a hidden card or attribute keeps from
-# the trace is decided when the event is recorded. Python's cyclic garbage collector stops looking at a
-# tuple of text, numbers and none (as at the words it stands for), but looks through one holding a
-# function, a player or a card at each of its collections for as long as the game lasts: so the function
-# is named, and a zone is taken by its name and an owner by the player's.
+# taken (``words`` gives those words back unchanged: ``kept``). A hidden fact is recorded as it is, with
+# whose it is (below): what each reader is shown of it is decided when the trace is read. Python's
+# cyclic garbage collector stops looking at a tuple of text, numbers and none (as at the words it
+# stands for), but looks through one holding a function, a player or a card at each of its collections
+# for as long as the game lasts: so the function is named, and a zone is taken by its name and an owner
+# by the player's.
 
 def kept(values: tuple) -> tuple:
     """Values to put in words later, each list among them in words now (a zone's cards change)."""
@@ -221,9 +284,94 @@ def revealed_words(owner: Optional[str], title: str) -> str:
     return f"{owner}'s {title} is revealed" if owner is not None else f"{title} is revealed"
 
 
-#: The functions making the words of an event recorded as ``(how, *values)``, by ``how``.
+# -- hidden facts: recorded as they are, with who may see them
+#
+# An event with a hidden fact records what really happened, and whose it is, as ``(how, *values)``
+# too, its data what every player sees. ``WORDS[how]`` makes the words every player sees (the public
+# view) as ``Hidden``, and the trace keeps the fact in a ``HiddenEvent``; ``SEEN[how]``, given the
+# event's data and the values, makes the players who may see it and the words and data saying it,
+# only when a view that may see it is asked for (``TraceEvent.view``): a game whose trace is read in
+# the public view, as random games' are, makes no more than the public words.
+
+#: What ``WORDS`` gives for an event with a hidden fact: ``(words,)``, the words every player sees, in
+#: a tuple of one (for any other event, text)
+Hidden = tuple
+
+
+def seers(*names) -> tuple:
+    """The players who may see a hidden fact, from the names given (none, "" or repeated left out)."""
+    return tuple(dict.fromkeys(n for n in names if n))
+
+
+def hidden_choice_words(who: str, choice: str, card: bool) -> Hidden:
+    """``mike makes a hidden choice``, or ``ann chooses a card (hidden)``: what the others see."""
+    return (f"{who} chooses a card (hidden)" if card else f"{who} makes a hidden choice",)
+
+
+def hidden_choice_seen(data: dict, who: str, choice, card: bool) -> tuple:
+    """``mike chooses B4`` (a choice other than text in words when taken), seen by the chooser."""
+    seen, choice = seers(who), words(choice)
+    return seen, f"{who} chooses {choice}", dict(data, choice=choice, seen_by=list(seen))
+
+
+def hidden_move_words(title: str, source: str, zone: str, source_owner, zone_owner) -> Hidden:
+    """``a card moves from ann.draw-deck to ann.hand``, between hidden zones: what the others see."""
+    return (move_words("a card", source, zone),)
+
+
+def hidden_move_seen(data: dict, title: str, source: str, zone: str, source_owner, zone_owner) -> tuple:
+    """``Arya Stark moves from ann.draw-deck to ann.hand``, seen by the zones' owners."""
+    seen = seers(source_owner, zone_owner)
+    return seen, move_words(title, source, zone), dict(data, title=title, hidden=True, seen_by=list(seen))
+
+
+def hidden_set_words(what: str, old, new, owner, actor) -> Hidden:
+    """``Michael Myers's space changes (hidden)``: a hidden attribute set, as the others see it."""
+    return (f"{what} changes (hidden)",)
+
+
+def hidden_set_seen(data: dict, what: str, old, new, owner, actor) -> tuple:
+    """``Michael Myers's space: E7 -> E8`` (values other than text in words when taken), seen by the
+    card's owner and by the player whose play or ability set it."""
+    seen, old, new = seers(owner, actor), words(old), words(new)
+    return seen, f"{what}: {old} -> {new}", dict(data, old=old, new=new, seen_by=list(seen))
+
+
+def hidden_draw_words(public: str, titles: tuple, source_owner, zone_owner) -> Hidden:
+    """``ann draws 2 cards from ann.draw-deck to ann.hand``, between hidden zones: how many."""
+    return (public,)
+
+
+def hidden_draw_seen(data: dict, public: str, titles: tuple, source_owner, zone_owner) -> tuple:
+    """``ann draws 2 cards from ann.draw-deck to ann.hand: Arya Stark, Hedge Knight``, seen by the zones'
+    owners."""
+    seen = seers(source_owner, zone_owner)
+    return (seen, f"{public}: {', '.join(titles)}" if titles else public,
+            dict(data, cards=list(titles), hidden=True, seen_by=list(seen)))
+
+
+def hidden_conceal_words(title: str, zone: str, owner) -> Hidden:
+    """``a card in ann.hand is turned face down``: what the others see."""
+    return (f"a card in {zone} is turned face down",)
+
+
+def hidden_conceal_seen(data: dict, title: str, zone: str, owner) -> tuple:
+    """``Arya Stark in ann.hand is turned face down``, seen by the zone's owner."""
+    seen = seers(owner)
+    return seen, f"{title} in {zone} is turned face down", dict(data, title=title, hidden=True, seen_by=list(seen))
+
+
+#: The functions making the words of an event recorded as ``(how, *values)``, by ``how``: text, or
+#: ``Hidden`` for an event with a hidden fact.
 WORDS = {"move": move_words, "set": set_words, "change": change_words, "transfer": transfer_words,
-         "named": named_words, "revealed": revealed_words}
+         "named": named_words, "revealed": revealed_words, "hidden choice": hidden_choice_words,
+         "hidden move": hidden_move_words, "hidden set": hidden_set_words, "hidden draw": hidden_draw_words,
+         "hidden conceal": hidden_conceal_words}
+
+#: For each event with a hidden fact, by ``how``: the function making, of its data and values, the
+#: players who may see it and the words and data saying it.
+SEEN = {"hidden choice": hidden_choice_seen, "hidden move": hidden_move_seen, "hidden set": hidden_set_seen,
+        "hidden draw": hidden_draw_seen, "hidden conceal": hidden_conceal_seen}
 
 
 @dataclass

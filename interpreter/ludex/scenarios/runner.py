@@ -29,7 +29,7 @@ from ..diagnostics import (
     source_text,
 )
 from ..engine.game import Game
-from ..engine.trace import format_event, is_bookkeeping, reasons, rule_width, rules_behind
+from ..engine.trace import JUDGE, format_event, is_bookkeeping, reasons, rule_width, rules_behind
 from ..parse import ast as A
 from ..parse.definition import GameDef, format_problem
 from ..parse.syntax import parse_question, parse_scenarios
@@ -675,8 +675,9 @@ class Runner:
                 self.fail(step, "a play was refused, but not as expected", f"rule {rule}" + (f": {message}" if message else ""),
                           self.refusal.words())
         elif kind == "expect-trace":
-            # each item in turn: an event citing the rule (and saying the words, when given), later
-            # in the trace than the event that met the item before it
+            # each item in turn: an event citing the rule (and saying the words, when given, in the
+            # judge's view: a hidden choice's too), later in the trace than the event that met the
+            # item before it
             wanted = [(rid, words) for rid, words, _ in step.args]
             i = len(trace_met(game.trace, wanted))
             if i < len(wanted):
@@ -708,7 +709,7 @@ def trace_met(trace, wanted: list) -> list:
     for event in trace:
         if len(met) < len(wanted):
             rule, words = wanted[len(met)]
-            if rule in rules_behind(event) and (words in event.text or words in reasons(event)):
+            if rule in rules_behind(event) and (words in event.view(JUDGE)[0] or words in reasons(event)):
                 met.append(event)
     return met
 
@@ -837,7 +838,8 @@ def trace_lines(result: Result, marks=(), limit: Optional[int] = None, brief: bo
             mark = next(marks, None)
         if brief and is_bookkeeping(event):
             continue
-        lines.append("  " + format_event(event, "set-up" if event.seq <= result.setup_events else "flow", width))
+        lines.append("  " + format_event(event, "set-up" if event.seq <= result.setup_events else "flow",
+                                          width=width))
     while mark is not None:
         lines.append(f"        >>> {mark[1]}")
         mark = next(marks, None)

@@ -361,7 +361,8 @@ def _trace(r: Run, link: Linker) -> str:
     rows = []
     for e in events:
         rule = link.rule_link(e.rule, f"[{e.rule}]", say_outside=False) if e.rule else '<span class="ludex-muted">[flow]</span>'
-        rows.append(f'<tr class="ludex-ev-{esc(e.kind)}"><td>{e.seq}</td><td>{rule}</td><td>{esc(e.text)}</td></tr>')
+        # (the judge's view: a hidden choice or card says what it was, marked hidden from the others)
+        rows.append(f'<tr class="ludex-ev-{esc(e.kind)}"><td>{e.seq}</td><td>{rule}</td><td>{esc(e.view()[0])}</td></tr>')
     more = len(r.trace) - len(events)
     tail = (f'<p class="ludex-muted">… and {more} more events, not shown.</p>' if more > 0 else "")
     opened = " open" if len(r.trace) <= 60 else ""
