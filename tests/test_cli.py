@@ -370,6 +370,82 @@ def test_the_interactive_seat_reads_the_rule_once_and_again_on_a_question_mark()
     assert all(len(line) <= 80 for line in shown.splitlines() if line.startswith("    "))
 
 
+def _tally_game():
+    from ludex.engine.agents import RandomAgent
+    from ludex.engine.game import Game
+    from ludex.load import load_paths
+    return Game(load_paths("tally", [ROOT / "tests" / "games" / "tally.ludex"]).game, ["ann", "bob"], RandomAgent(1),
+                seed=1)
+
+
+def test_an_option_is_typed_by_its_words_as_well_as_its_number():
+    """A space is typed by its name (any case), like any option whose words no other option has; words
+    that two options read ask for the number; a number is still the option's number."""
+    import io
+
+    from ludex.engine.agents import InteractiveAgent
+    from ludex.runtime.records import Decision
+    game = _tally_game()
+    ann = game.state.players[0]
+    out = io.StringIO()
+    person = InteractiveAgent(stdin=io.StringIO("b2\nA1\nZ9\n3\nrope\n2\n"), stdout=out)
+    spaces = Decision(ann, "choose", ["A1", "B2", "C3"], "1.4", "Where to?")
+    assert person(game, spaces) == "B2"
+    assert person(game, spaces) == "A1"
+    assert person(game, spaces) == "C3"            # Z9, no option's words: asked again; then 3
+    assert "please type a number from 1 to 3, or an option's words" in out.getvalue()
+    copies = Decision(ann, "choose", ["rope", "rope", "lamp"], "1.4", "Which?")
+    assert person(game, copies) == "rope" and "more than one option reads rope" in out.getvalue()
+
+
+def test_the_interactive_seat_sees_its_own_cards_before_each_decision():
+    """The seat's own zones before the question: each one's cards, a face-down pile by its count, the
+    empty ones together."""
+    import io
+
+    from ludex.engine.agents import InteractiveAgent
+    from ludex.runtime.records import Decision
+    game = _tally_game()
+    ann = game.state.players[0]
+    game.create_cards(["Rope", "Lantern"], ann, ann.zones["hand"], "")
+    game.create_cards(["Rope", "Rope", "Rope"], ann, ann.zones["draw-deck"], "")
+    out = io.StringIO()
+    InteractiveAgent(stdin=io.StringIO("1\n"), stdout=out)(game, Decision(ann, "may", [True, False], "1.4", "Flip?"))
+    shown = out.getvalue().splitlines()
+    mine = shown[shown.index("ann's cards:") + 1:shown.index("[1.4 Luck] ann: Flip?")]
+    assert "  draw-deck: 3 cards, face down" in mine and "  hand: Rope, Lantern" in mine, mine
+    assert any(line.startswith("  empty: ") and "table" in line for line in mine), mine
+
+
+def test_the_interactive_seat_sees_its_own_hidden_choices_and_a_board_with_its_legend(monkeypatch, capsys):
+    """Halloween, seed 1: p1 is Michael Myers. Seat 1 sees where he chose to start; the board drawn
+    before each decision is followed by its legend (what each piece is, the lines, the marks)."""
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("R19\n"))
+    assert exit_code(["run", "halloween", "--seed", "1", "--interactive"]) == 1       # (stopped: no more input)
+    out = capsys.readouterr().out
+    assert "p1 chooses R19 (hidden from the others)" in out and "p1 makes a hidden choice" not in out
+    assert "pieces: Ann = Annie (" in out and "Dr. = Dr. Loomis (A12)" in out
+    assert "lines: | --- wall, / /// door, : ::: window, # ### hedge" in out
+    assert "marks: . outdoor, _ indoor, = outdoor street" in out
+    # seat 2, a Victims' player: Myers' choice is hidden from them
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 12))
+    exit_code(["run", "halloween", "--seed", "1", "--interactive", "--seat", "2"])
+    out = capsys.readouterr().out
+    assert "p1 makes a hidden choice" in out and "p1 chooses R19" not in out
+
+
+def test_the_interactive_seat_sees_its_own_hand_drawn_and_not_the_others(monkeypatch, capsys):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3))
+    exit_code(["run", "agot", "--seed", "1", "--interactive"])
+    out = capsys.readouterr().out
+    assert "p1 draws 2 cards from p1.draw-deck to p1.hand: Riverside Holdfast, Lady Alys of Oldstones (hidden from " \
+           "the others)" in out
+    assert "p2 draws 2 cards from p2.draw-deck to p2.hand\n" in out
+    assert "p1 chooses A Season of Plenty (hidden from the others)" in out and "p2 chooses a card (hidden)" in out
+
+
 # ------------------------------------------------------------------ formats for some numbers of players
 
 

@@ -579,8 +579,9 @@ def test_the_interactive_seat_is_shown_the_rule_its_text_and_the_options_numbere
     person = InteractiveAgent(stdin=io.StringIO("0\n2\n"), stdout=out)
     assert person(game, Decision(ann, "choose", [ann, bob], "1.4", "Choose the next first player")) is bob
     shown = out.getvalue().splitlines()
-    assert shown[1] == "[1.4 Luck] ann: Choose the next first player"
-    assert shown[2].startswith("    The first player flips the coin: heads gives one more income")
+    heading = shown.index("[1.4 Luck] ann: Choose the next first player")
+    assert "ann's cards:" in shown[:heading]                    # her own zones, before the question
+    assert shown[heading + 1].startswith("    The first player flips the coin: heads gives one more income")
     assert "  1. ann" in shown and "  2. bob" in shown and "please type a number from 1 to 2" in out.getvalue()
 
 

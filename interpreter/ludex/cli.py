@@ -527,22 +527,25 @@ def loaded_one(game: str):
     return loaded
 
 
-def show_boards(game, out) -> None:
-    """Draw each board with the cards that stand on it: a card in a public zone whose attribute holds
-    one of the board's spaces is drawn there by the first letters of its title."""
+def show_boards(game, out, seat: str = "") -> None:
+    """Draw each board with the cards that stand on it, and its legend: a card in a public zone whose
+    attribute holds one of the board's spaces is drawn there by the first letters of its title; a
+    hidden attribute only for the player ``seat`` who owns the card (its owner's secret)."""
     for name, board in game.boards.items():
         spaces = set(board.spaces)
-        pieces = {}
+        pieces, named = {}, {}
         for zone in game.state.all_zones():
             if zone.hidden:
                 continue
             for card in zone.cards:
                 for attr, value in card.attrs.items():
-                    if (card.type, attr) in game.hidden_attributes:
+                    if (card.type, attr) in game.hidden_attributes and not (
+                            seat and card.owner is not None and card.owner.name == seat):
                         continue
                     if isinstance(value, str) and value in spaces:
                         pieces[value] = card.title.replace(" ", "")[:3]
-        print(f"\n{name}:\n{board.picture(pieces)}", file=out)
+                        named[value] = (pieces[value], card.title)
+        print(f"\n{name}:\n{board.picture(pieces)}\n{board.key(named)}", file=out)
 
 
 def table_problem(gamedef, players, format) -> str:
@@ -613,7 +616,7 @@ def cmd_run(args) -> int:
             print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
             return EXIT_USAGE
         mine = names[seat - 1]
-        person = InteractiveAgent(show=show_boards)
+        person = InteractiveAgent(show=lambda game, out: show_boards(game, out, mine))
         if args.viewer is None and not args.judge:
             view = mine             # a seat sees its own hidden choices and cards
         agent = lambda game, d: (shown.flush(), person(game, d))[1] if d.player is not None and \

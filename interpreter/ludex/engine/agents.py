@@ -16,6 +16,7 @@ from collections import deque
 
 from ..diagnostics import Diagnostic, LudexError
 from ..runtime.records import Decision
+from ..runtime.state import words as _words
 
 
 class RandomAgent:
@@ -84,8 +85,10 @@ NO_MATCH = _NO_MATCH
 
 
 class InteractiveAgent:
-    """Asks a person at the terminal: the rule's id and title, its reference text the first time the rule
-    asks (``?`` shows it again), and the options, numbered."""
+    """Asks a person at the terminal: the boards (``show``), the cards of the deciding player's own zones
+    (a hidden ordered pile, a deck, by its count), the rule's id and title, its reference text the first
+    time the rule asks (``?`` shows it again), and the options, numbered. An option is answered by its
+    number or by its words (``A1``, ``Hedge Knight``), if no other option reads so."""
 
     def __init__(self, stdin=None, stdout=None, show=None, width: int | None = None):
         self.stdin = stdin or sys.stdin
@@ -99,6 +102,8 @@ class InteractiveAgent:
         rule = game.gamedef.rules.get(decision.rule)
         if self.show:
             self.show(game, out)
+        if decision.player is not None:
+            self._show_zones(decision.player)
         title = f" {rule.title}" if rule else ""
         who = decision.player.name if decision.player else "the game"
         print(f"\n[{decision.rule}{title}] {who}: {decision.prompt or decision.kind}", file=out)
@@ -117,7 +122,7 @@ class InteractiveAgent:
                 while number is None:
                     for i, o in enumerate(remaining, 1):
                         print(f"  {i}. {o}", file=out)
-                    number = self._ask(len(remaining), "which comes next")
+                    number = self._ask(len(remaining), "which comes next", [_words(o) for o in remaining])
                     if number is None:
                         self._show_text(rule)
                 ordered.append(remaining.pop(number - 1))
@@ -125,7 +130,7 @@ class InteractiveAgent:
         while True:
             for i, label in enumerate(labels, 1):
                 print(f"  {i}. {label}", file=out)
-            number = self._ask(len(labels), "your choice")
+            number = self._ask(len(labels), "your choice", labels)
             if number is not None:
                 return decision.options[number - 1]
             self._show_text(rule)
@@ -143,19 +148,49 @@ class InteractiveAgent:
         print("\n\n".join(textwrap.fill(p, max(40, self.width - 4), initial_indent="    ",
                                          subsequent_indent="    ") for p in paragraphs), file=self.stdout)
 
-    def _ask(self, n: int, prompt: str) -> int | None:
-        """A number from 1 to ``n``, asked until one is typed; None when ``?`` asks for the rule's text."""
+    def _show_zones(self, player) -> None:
+        """The cards of ``player``'s own zones, which that player sees: each zone's titles, a hidden
+        ordered pile (a deck, face down) by its count only."""
+        lines, empty = [], []
+        for name, zone in player.zones.items():
+            cards = zone.cards
+            if not cards:
+                empty.append(name)
+            elif zone.hidden and zone.ordered:
+                lines.append(f"  {name}: {len(cards)} card{'s' if len(cards) != 1 else ''}, face down")
+            else:
+                lines.append(textwrap.fill(f"{name}: {', '.join(c.title for c in cards)}", max(40, self.width - 2),
+                                           initial_indent="  ", subsequent_indent="    "))
+        if empty:
+            lines.append(textwrap.fill(f"empty: {', '.join(empty)}", max(40, self.width - 2), initial_indent="  ",
+                                       subsequent_indent="    "))
+        if lines:
+            print(f"\n{player.name}'s cards:", *lines, sep="\n", file=self.stdout)
+
+    def _ask(self, n: int, prompt: str, labels=()) -> int | None:
+        """A number from 1 to ``n``, asked until one is typed, or the words of one of the ``labels``
+        (the options, in order: ``A1`` for a space) that no other option reads (case and spaces at the
+        ends aside); None when ``?`` asks for the rule's text."""
+        named = {}
+        for i, label in enumerate(labels, 1):
+            key = label.strip().casefold()
+            named[key] = 0 if key in named else i       # (0: more than one option reads so)
         while True:
             print(f"{prompt} (1-{n}, ? for the rule)? ", end="", file=self.stdout, flush=True)
             line = self.stdin.readline()
             if not line:
                 raise EOFError("no more input")
-            if line.strip() == "?":
+            typed = line.strip()
+            if typed == "?":
                 return None
             try:
-                number = int(line.strip())      # not str.isdigit(): that is true of '²', which int() refuses
+                number = int(typed)      # not str.isdigit(): that is true of '²', which int() refuses
             except ValueError:
-                number = 0
+                number = named.get(typed.casefold(), -1)
+                if number == 0:
+                    print(f"  more than one option reads {typed}: please type its number", file=self.stdout)
+                    continue
             if 1 <= number <= n:
                 return number
-            print(f"  please type a number from 1 to {n}, or ? for the rule's text", file=self.stdout)
+            named_too = ", or an option's words" if labels else ""
+            print(f"  please type a number from 1 to {n}{named_too}, or ? for the rule's text", file=self.stdout)

@@ -400,6 +400,31 @@ class Board:
         lines = self.drawing(pieces).splitlines()
         return "\n".join(l for l in lines if not l.startswith(("mark ", "quadrant ")))
 
+    def key(self, named: Optional[dict] = None) -> str:
+        """The legend printed under ``picture``: what each piece drawn stands for (``named``: a space's
+        name -> its piece's up to 3 characters and what they stand for), the kinds of line the board
+        has between its spaces (walls are also its edge) and the marks inside its spaces::
+
+            pieces: Ann = Annie (E9), Mic = Michael Myers (B3)
+            lines: | --- wall, / /// door, # ### hedge
+            marks: . outdoor, R search=red
+        """
+        lines = []
+        if named:
+            at = {piece: [] for piece in named.values()}
+            for space in self.spaces:
+                if str(space) in named:
+                    at[named[str(space)]].append(str(space))
+            lines.append("pieces: " + ", ".join(f"{pieces} = {what} ({', '.join(spaces)})"
+                                                for (pieces, what), spaces in sorted(at.items())))
+        kinds = set(self._edges.values()) | {"wall"}
+        lines.append("lines: " + ", ".join(f"{k.column_char} {k.row_chars} {k.name}" for k in EDGE_KINDS.values()
+                                           if k.name in kinds))
+        if self.legend:
+            lines.append("marks: " + ", ".join(f"{symbol} " + " ".join(w if v is None else f"{w}={v}" for w, v in tags)
+                                               for symbol, tags in self.legend.items()))
+        return "\n".join(lines)
+
     def drawing(self, pieces: Optional[dict] = None) -> str:
         """The board drawn in the format above (a parse of it gives an equal board)."""
         pieces = pieces or {}
