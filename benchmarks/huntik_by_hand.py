@@ -155,7 +155,7 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
                     continue
                 if kind == EXHAUST_ACTION:
                     hero = ready[randrange(len(ready))]
-                    log(("500.2", "decision", f"{name} chooses {hero.title}", name))
+                    log(("500.2", "decision", f"{name} chooses {hero.title}: exhaust a ready hero you control (302.3)", name))
                     hero.ready = False
                     log(("500.2", "set", f"{hero.title}'s ready: yes -> no", name))
                 log(("500.2", "ability", f"{name}'s {title}: {card.ability} ({card.kind}) initiates", name))

@@ -627,7 +627,7 @@ def test_a_scenarios_trace_is_the_judges_view_of_the_hidden_moves(tmp_path):
                                              'myers-actions.stalk "Michael Myers\'s space: E8 -> E9"'), halloween)
     assert met.status == "passed", met.failures
     failed = run(tmp_path, MYERS_STALKS.replace("EXPECT", 'expect michael.space == "E1"'), halloween)
-    report = render_failure(failed, last=40)
+    report = render_failure(failed)
     assert "mike chooses E9 (hidden from the others)" in report, report
     assert "Michael Myers's space: E8 -> E9 (hidden from all but mike)" in report, report
     assert "hidden choice" not in report and "changes (hidden)" not in report, report

@@ -51,9 +51,12 @@ SAID = "{__import__('os').system('touch PWNED')} ''' \\\" \\\\ # touch PWNED"
 
 
 def _saying(source: str) -> str:
-    """Tally's rules with the breakout said in its titles, texts, notes, messages and questions."""
+    """Tally's rules with the breakout said in its titles, texts, notes, messages, questions and choices'
+    prompts."""
     source = re.sub(r'^(rule \S+ ")', lambda m: m.group(1) + SAID, source, flags=re.M)
     source = re.sub(r'(\bnote "|\bcite \S+ "|\bmay ")', lambda m: m.group(1) + SAID, source)
+    # a choice's question, said in the trace after its answer
+    source = re.sub(r'(\b(?:chooses|orders) [^"\n]* ")', lambda m: m.group(1) + SAID, source)
     return re.sub(r'(\btext "(?!""))', lambda m: m.group(1) + SAID, source)
 
 

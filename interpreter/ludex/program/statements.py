@@ -345,9 +345,10 @@ class BlockWriter:
             return lines + [f"{ind}_by = {acting}",
                             f"{ind}_G.events.append((f.rule, 'decision', ('hidden choice', _by, _ans if type(_ans) is str"
                             " else _words(_ans), isinstance(_ans, _Card)), _by, {'hidden': True}))"]
+        # (what was asked follows, when the rules wrote it: ``bob chooses ann: Choose the first player``)
         return lines + [f"{ind}_w = _words(_ans)",
-                        f"{ind}_G.events.append((f.rule, 'decision', f'{{_who}} chooses {{_w}}', {acting},"
-                        " {'choice': _w, 'hidden': False}))"]
+                        f"{ind}_G.events.append((f.rule, 'decision', {_fstring('', '_who', ' chooses ', '_w', _asked(s.prompt))}, "
+                        f"{acting}, {{'choice': _w, 'hidden': False}}))"]
 
     def b_Window(self, s, ind):
         """``window NAME starting with PLAYER { MENU }``: the players still in the game take turns,
@@ -940,7 +941,8 @@ class BlockWriter:
                 f"{ind}_ans = _decide(f, _who, 'number', _opts, {prompt!r}, False, {span})",
                 f"{ind}_V[{s.var!r}] = _ans",
                 *self.chooser_again(s, ind),
-                f"{ind}_G.record(f.rule, 'decision', f'{{_who}} chooses {{_ans}}', _who, choice=_ans)"]
+                f"{ind}_G.record(f.rule, 'decision', {_fstring('', '_who', ' chooses ', '_ans', _asked(s.prompt))}, _who,"
+                " choice=_ans)"]
 
     def b_Order(self, s, ind):
         """``PLAYER orders VAR from OPTIONS``: fewer than two options are their own order, unasked and
@@ -954,7 +956,8 @@ class BlockWriter:
                 f"{ind}    _ans = _decide(f, _who, 'order', _opts, {prompt!r}, False, {span})",
                 f"{ind}    _V[{s.var!r}] = list(_ans)",
                 *self.chooser_again(s, ind + "    "),
-                f"{ind}    _G.record(f.rule, 'decision', f'{{_who}} orders {{_words(list(_ans))}}', _who)"]
+                f"{ind}    _G.record(f.rule, 'decision', {_fstring('', '_who', ' orders ', '_words(list(_ans))', _asked(s.prompt))},"
+                " _who)"]
 
     def b_May(self, s, ind):
         """``PLAYER may PROMPT { ... } otherwise { ... }``: asked yes or no, the answer traced, then the
@@ -1051,6 +1054,12 @@ def _books(lines) -> list:
     """The line holding the game's bookkeeping in ``_B``, for a function whose ``lines`` read it: once
     at its start rather than at every use; none for one that does not."""
     return ["    _B = _G.books"] if any("_B." in line for line in lines) else []
+
+
+def _asked(prompt: str) -> str:
+    """What a choice asked, after its answer in the trace (``: Choose the first player``), or nothing
+    when the rules wrote no question (a text for ``_fstring``, which escapes it)."""
+    return f": {prompt}" if prompt else ""
 
 
 def _fstring(*parts) -> str:
