@@ -41,6 +41,17 @@ class Goldens:
                         f"(pytest --update-goldens rewrites it):\n{diff}", pytrace=False)
 
 
+def ludex(argv, capsys) -> tuple[int, str, str]:
+    """``(exit code, stdout, stderr)`` of the ``ludex`` command called in-process (``cli.main``)."""
+    from ludex.cli import main
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def relative(path: Path) -> str:
     """A path relative to the repository, with '/' separators: the same on every machine."""
     return Path(path).resolve().relative_to(ROOT).as_posix()

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import ludex as run
 from conftest import relative
 
-from ludex.cli import main
 from ludex.load import load_game
 from ludex.lookup import game_titles, games_named, rule_tree, search
 from ludex.resources import bundled_games
@@ -22,14 +22,6 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "explain"
 ERRATA_GAME = str(GOLDEN / "errata.ludex")
 
 
-def run(argv, capsys) -> tuple:
-    """(exit code, stdout, stderr) of ``ludex`` called in-process."""
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 CASES = {

@@ -15,16 +15,16 @@ import json
 import re
 
 import pytest
+from conftest import ludex
 
-from ludex.cli import main
 from ludex.compliance.log import parse_log
-from ludex.diagnostics import SOURCES, Diagnostic, SourceError, Sources, render, render_all
+from ludex.diagnostics import Diagnostic, SourceError, Sources, render
 from ludex.load import load_paths
-from ludex.scenarios.runner import load_scenarios, run_scenario
 from ludex.parse.ast import Span
 from ludex.parse.builders import MAX_DIGITS
 from ludex.parse.mistakes import MAX_NESTING
 from ludex.parse.syntax import parse_rules, parse_scenarios
+from ludex.scenarios.runner import load_scenarios, run_scenario
 
 MINI = '''game mini "Mini" {
   source main "Rules" version "1"
@@ -132,13 +132,6 @@ def test_the_chains_within_the_limit_nest_as_deep_as_they_say():
 # ------------------------------------------------------------------ end to end: check, run, fmt, scenarios, logs
 
 
-def ludex(argv, capsys) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("levels", [MAX_NESTING, 210])
