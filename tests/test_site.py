@@ -195,6 +195,9 @@ def test_rule_shows_text_errata_highlighted_transcription_and_rulings(site):
     page = read(site, agot.page_of["1.3"])
     assert "Frequently Asked Questions, version 1.0" in page          # the erratum and its document version
     assert 'class="ludex-erratum-old"' in page
+    # the text as corrected (``parse.errata``): the published words struck out, the erratum's put in
+    assert re.search(r'<del class="ludex-erratum-old"[^>]*>reserve\s+modifiers</del> '
+                     r'<ins class="ludex-erratum-new">initiative modifiers</ins>', page)
     assert '<span class="kd">rule</span>' in page                      # highlighted by the Ludex lexer
     assert re.search(r'href="[^"]*#r1\.2"[^>]*>1\.2</a>', page)        # "during step 1.2" is a link
     huntik = games(site)["huntik"]

@@ -88,7 +88,7 @@ class Linker:
 
     def prose(self, text: str, marks: Iterable = ()) -> str:
         """One paragraph of prose as HTML: escaped, its rule references linked. ``marks`` are
-        (phrase, html-before, html-after) to wrap around phrases (an erratum's old words)."""
+        (start, end, html-before, html-after): stretches of the text to wrap (an erratum's words)."""
         gamedef = self.game.game
         known = gamedef.rules if gamedef else {}
         spans = []
@@ -100,9 +100,8 @@ class Linker:
         for m in _NAMED.finditer(text):
             if m.group(1) in known:
                 spans.append((m.start(1), m.end(1), "ref", m.group(1)))
-        for phrase, before, after in marks:
-            for m in re.finditer(re.escape(phrase), text):
-                spans.append((m.start(), m.end(), "mark", (before, after)))
+        for start, end, before, after in marks:
+            spans.append((start, end, "mark", (before, after)))
         spans.sort(key=lambda s: (s[0], -(s[1] - s[0])))
         out, pos = [], 0
         for start, end, kind, data in spans:

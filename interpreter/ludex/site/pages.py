@@ -14,6 +14,7 @@ from ..check.checks import walk
 from ..check.spans import references_in
 from ..parse import ast as A
 from ..parse.definition import is_numbered
+from ..parse.errata import errata_on, text_as_corrected
 from .collect import Run, ScenarioFile, SiteGame, rule_label
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_lines
@@ -126,11 +127,10 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     link = Linker(game, page)
     parts = []
 
-    errata = [e for r, e, _ in g.errata if r == rid]
-    marks = [(e.old, f'<del class="ludex-erratum-old" title="{esc(_erratum_source(g, e))}">',
-              f'</del> <ins class="ludex-erratum-new">{esc(e.new)}</ins>') for e in errata]
+    errata = errata_on(g, rid)
     for doc in rule.docs:
-        paras = "".join(f"<p>{link.prose(p, marks if doc.kind == 'text' else ())}</p>" for p in paragraphs(doc.text))
+        paras = "".join(f"<p>{_corrected_prose(link, g, p, errata if doc.kind == 'text' else ())}</p>"
+                        for p in paragraphs(doc.text))
         if doc.kind == "text":
             parts.append(f'<div class="ludex-text">{paras}</div>')
         else:
@@ -209,6 +209,20 @@ def _around(game: SiteGame, rid: str, link: Linker) -> str:
                      + "</span>")
     return f'<nav class="ludex-rule-nav" aria-label="rules around {esc(rid)}" data-search-exclude="true">' + \
         "".join(cells) + "</nav>" if cells else ""
+
+
+def _corrected_prose(link: Linker, g, text: str, errata) -> str:
+    """A paragraph of a rule's text as corrected (``parse.errata``), each corrected phrase shown as the
+    words published, struck out, and the erratum's, its source on hover."""
+    pieces = text_as_corrected(text, errata)
+    marks, at = [], 0
+    for piece in pieces:
+        if piece.erratum is not None:
+            marks.append((at, at + len(piece.text),
+                          f'<del class="ludex-erratum-old" title="{esc(_erratum_source(g, piece.erratum))}">'
+                          f'{esc(piece.published)}</del> <ins class="ludex-erratum-new">', "</ins>"))
+        at += len(piece.text)
+    return link.prose("".join(piece.text for piece in pieces), marks)
 
 
 def _erratum_source(g, e: A.Erratum) -> str:
