@@ -31,14 +31,13 @@ def format_event(event: TraceEvent, unruled: str = "flow", view: str = JUDGE, wi
     indent = _INDENT.get(event.kind, "  ")
     # (a plain event's words read in place: every line of every trace printed passes here)
     text = event.text if type(event) is TraceEvent else event.view(view)[0]
-    margin = " " * (5 + 1 + width + 1)
     if len(rule) > width:
-        line = f"{event.seq:5d} {rule}\n{margin}{indent}{text}"
+        line = f"{event.seq:5d} {rule}\n{' ' * (width + 7)}{indent}{text}"
     else:
         line = f"{event.seq:5d} {rule:<{width}} {indent}{text}"
-    because = reasons(event)
-    if because:
-        line += f"\n{margin}{indent}  because {because}"
+    data = event.data
+    if data and data.get("because"):      # (most events carry no reasons: looked at no further)
+        line += f"\n{' ' * (width + 7)}{indent}  because {reasons(event)}"
     return line
 
 

@@ -259,7 +259,8 @@ class BlockWriter:
         because = self.writer.constant(self.reasons.because(deciding, held, lets))
         read = set().union(*(A.names_in(x) for x in [*deciding, *(c for c, _ in held), *lets.values()]))
         local = ", ".join(f"{n!r}: {self.scope[n]}" for n in sorted(read) if n in self.scope)
-        return f"({{'because': {because}(f, {{{local}}})}} if _G.reasons else None)"
+        # (no reasons to tell: no data, as for an event of a game that keeps none)
+        return f"({{'because': _bc}} if _G.reasons and (_bc := {because}(f, {{{local}}})) else None)"
 
     def b_Let(self, s, ind):
         self.lets[s.var] = s.value
