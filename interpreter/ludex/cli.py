@@ -4,6 +4,10 @@ in one place; a user's mistake never ends in a Python traceback.
 Exit codes: 0 ok, 1 failures found (scenarios, violations), 2 usage error, 3 errors in rules or
 scenario sources; 130 and 143 stopped by SIGINT (Ctrl-C) and SIGTERM (``ludex.command``, the entry
 point, sets their handlers; called in-process, ``main`` answers Ctrl-C the same way).
+
+Start-up: ``ludex --help``, a command's ``--help`` and a usage error import nothing of the pipeline
+(no parser, no AST, no checker, no engine: ``tests/test_startup.py``); each command imports what it
+uses when it runs, so the modules imported at the top here are only those the argument parser needs.
 """
 
 from __future__ import annotations
@@ -16,12 +20,6 @@ from pathlib import Path
 
 from .command import Stopped, held_signals, stopped_line
 from .command import exit_code as stop_exit_code
-from .diagnostics import Diagnostic, LudexError, RuntimeRuleError, SourceError, decode_source, read_source, render_all
-from .load import group_by_game, load_game, load_paths
-from .parse import ast as A
-from .parse.ast import NOWHERE
-from .parse.definition import default_count, format_problem
-from .parse.syntax import parse_rules, parse_scenarios
 from .resources import bundled_games, scenarios_dir
 
 EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_SOURCE = 0, 1, 2, 3
@@ -230,6 +228,8 @@ def main(argv=None) -> int:
 
 
 def _run(args) -> int:
+    # imported here, not at the top: --help and usage errors (which end before this) start without them
+    from .diagnostics import LudexError, render_all
     try:
         return args.run(args)
     except LudexError as exc:
@@ -247,6 +247,8 @@ def _games_for(args) -> list:
     """The games ``check`` checks, each with whether its scenarios run: every bundled game with no
     PATHs; a bundled game's name (``ludex check agot``, not a file or folder here) names that game,
     scenarios included; a rules file or folder is checked without running scenarios."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .load import group_by_game, load_game, load_paths
     if args.paths:
         bundled = bundled_games()
         named = [p for p in args.paths if not p.exists() and str(p) in bundled]
@@ -295,6 +297,7 @@ def _scenario_games(scenarios: list, game) -> dict:
     ``scenarios/`` folder, or the bundled game of that name; a file outside any is a usage error that
     says how to ask it."""
     # imported here, not at the top: only this command needs it, and every command starts faster
+    from .load import group_by_game, load_game, load_paths
     from .scenarios.runner import game_folder_of, rules_folder_of
     if game is not None and not scenarios:
         print("ludex: error: argument --game: only with scenario files, to say which game they are for",
@@ -331,6 +334,8 @@ def _scenario_games(scenarios: list, game) -> dict:
 
 
 def cmd_check(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import render_all
     selected = _games_for(args)
     if not selected:
         print("ludex: no games found", file=sys.stderr)
@@ -397,6 +402,7 @@ def run_game_scenarios(gamedef, folder: Path, files=None, traces: bool = False) 
     """Run every scenario of a game (or those of ``files``); coverage is measured from what the runs
     exercised. With ``traces``, each scenario's trace, as text and as data, under "traces"."""
     # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import LudexError
     from .scenarios.runner import (
         failure_marks,
         load_scenarios,
@@ -441,6 +447,7 @@ def cmd_ask(args) -> int:
     the winner and the whole trace (``scenarios/answer.py``). Exit 0 every expectation met, 1 one not
     met, 2 a question that cannot be answered as written, 3 rules that do not check or cannot run."""
     # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import SourceError, decode_source, read_source, render_all
     from .scenarios.answer import answer_json, exit_status, render_answer
     from .scenarios.runner import load_question, run_scenario
     gamedef = load_one(args.game)
@@ -486,6 +493,8 @@ def _diag_json(d) -> dict:
 
 def load_one(game: str):
     """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
+    # imported here, not at the top: only the commands that load a game need it; --help starts without it
+    from .diagnostics import SourceError
     loaded = loaded_one(game)
     if not loaded.ok:
         raise SourceError(loaded.diagnostics)
@@ -495,6 +504,8 @@ def load_one(game: str):
 def loaded_one(game: str):
     """A bundled game by key, or a rules file or folder by path, loaded (its diagnostics with it); a
     name that is neither is a usage error."""
+    # imported here, not at the top: only the commands that load a game need it; --help starts without it
+    from .load import group_by_game, load_game, load_paths
     path = Path(game)
     if path.suffix in (".log", ".scenario") and not path.is_dir():
         what = (f"a game log: replay it with 'ludex check-log GAME {path}'" if path.suffix == ".log" else
@@ -551,6 +562,8 @@ def show_boards(game, out, seat: str = "") -> None:
 def table_problem(gamedef, players, format) -> str:
     """What is wrong with a player count or a format asked for on the command line ("" if nothing);
     ``players`` None: as many as the format (or the game) has at fewest."""
+    # imported here, not at the top: only the commands that load a game need it; --help starts without it
+    from .parse.definition import default_count, format_problem
     header = gamedef.header
     if players and header and not header.min_players <= players <= header.max_players:
         return f"{gamedef.key} is for {header.min_players} to {header.max_players} players"
@@ -590,9 +603,12 @@ class _Shown:
 
 def cmd_run(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import Diagnostic, RuntimeRuleError
     from .engine.agents import InteractiveAgent, RandomAgent
     from .engine.game import DECISION_EVENTS, Game, Violation
     from .engine.trace import JUDGE, PUBLIC, format_event, is_bookkeeping, rule_width
+    from .parse.ast import NOWHERE
+    from .parse.definition import default_count
     if args.seat is not None and not args.interactive:
         args.usage_error("argument --seat: only with --interactive")
     if args.judge and args.viewer is not None:
@@ -691,6 +707,7 @@ def cmd_check_log(args) -> int:
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .compliance.checker import LogReport, check_log, render_report
     from .compliance.log import load_log
+    from .diagnostics import LudexError
     gamedef = load_one(args.game)
     if not args.log.is_file():
         print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
@@ -763,6 +780,8 @@ def cmd_site(args) -> int:
 
 
 def cmd_fmt(args) -> int:
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import SourceError, read_source, render_all
     changed, unsafe, unwritten, errors = 0, 0, 0, []
     paths = []
     for path in args.paths:
@@ -843,6 +862,10 @@ def _formatted(text: str, path: str, scenario: bool) -> str:
 def _says_the_same(text: str, pretty: str, path: str) -> bool:
     """Whether the formatted text parses to the same rules as the text, the header's parts given twice
     included (a check on the formatter before its output replaces or stands for a user's file)."""
+    # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import SourceError
+    from .parse import ast as A
+    from .parse.syntax import parse_rules
     try:
         before, after = parse_rules(text, path), parse_rules(pretty, path)
     except SourceError:
@@ -857,7 +880,9 @@ def _says_the_same_scenarios(text: str, pretty: str, path: str) -> bool:
     """Whether the formatted text parses to the same scenarios as the text (the same check, for a
     scenario file: its nodes compared without their spans, see ``same_scenarios``)."""
     # imported here, not at the top: only this command needs it, and every command starts faster
+    from .diagnostics import SourceError
     from .fmt.scenarios import same_scenarios
+    from .parse.syntax import parse_scenarios
     try:
         return same_scenarios(parse_scenarios(text, path), parse_scenarios(pretty, path))
     except SourceError:
