@@ -138,5 +138,5 @@ def test_an_import_inside_a_function_says_why():
                     while lines[above].strip().startswith(("from ", "import ")):
                         above -= 1
                     if "#" not in lines[node.lineno - 1] and not lines[above].strip().startswith("#"):
-                        silent.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {here.strip()}")
+                        silent.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert silent == []
