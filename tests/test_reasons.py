@@ -158,3 +158,22 @@ def test_a_brief_trace_leaves_out_the_fields_the_transcription_keeps_for_itself(
     marked = re.compile(r"(has-been-active|marshaling-window-open|initiated-\w+|challenges-phase): (yes|no) -> ")
     kept = [line for line in full.splitlines() if not marked.search(line)]
     assert kept == brief.splitlines()
+
+
+def test_what_the_reasons_read_exercises_no_rule():
+    """Coverage is of what the rules ran: a reason that reads a value the rules did not read (the
+    branch of an ``and`` they stopped before) does not count its rule as exercised."""
+    source = (GAME + '''rule 6 "Never read by the rules" {
+  text "A value only a reason reads."
+  value unread = 1
+}
+''').replace(
+        'if turn-count == 1 { log "the first turn is over" }',
+        'if turn-count == 2 and unread == 1 { log "the first turn is over" }')
+    gamedef = assemble("why", [parse_rules(source, "why.ludex")])
+    assert check(gamedef) == []
+    kept = Game(gamedef, ["ann", "bob"], RandomAgent(1), seed=1, reasons=True)
+    kept.run()
+    told = [f["text"] for e in kept.trace for f in e.data.get("because", ())]
+    assert "unread is 1 (6)" in told                    # the reason read it ...
+    assert "6" not in kept.rules_exercised()            # ... the rules never did
