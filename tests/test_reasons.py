@@ -177,3 +177,21 @@ def test_what_the_reasons_read_exercises_no_rule():
     told = [f["text"] for e in kept.trace for f in e.data.get("because", ())]
     assert "unread is 1 (6)" in told                    # the reason read it ...
     assert "6" not in kept.rules_exercised()            # ... the rules never did
+
+
+def test_a_reason_reading_a_hidden_zone_is_the_judges_alone():
+    from ludex.engine.trace import JUDGE, PUBLIC
+    source = GAME.replace("  player counter power = 0 min 0",
+                          "  player counter power = 0 min 0\n  player zone hand hidden")
+    source = source.replace('if turn-count == 1 { log', 'if size(leader.hand) == 0 and turn-count == 1 { log')
+    gamedef = assemble("why", [parse_rules(source, "why.ludex")])
+    assert check(gamedef) == []
+    game = Game(gamedef, ["ann", "bob"], RandomAgent(1), seed=1, reasons=True)
+    game.run()
+    over = event(game, "the first turn is over")
+    judge = [f for f in over.as_json(JUDGE)["data"]["because"]]
+    public = [f for f in over.as_json(PUBLIC)["data"]["because"]]
+    assert any("hand" in f["text"] and f.get("hidden") for f in judge)
+    assert not any("hand" in f["text"] for f in public)
+    assert any(f["text"].startswith("turn-count == 1") for f in public)     # the rest is everyone's
+    assert "hand" not in format_event(over, view=PUBLIC) and "hand" in format_event(over, view=JUDGE)

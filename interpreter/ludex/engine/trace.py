@@ -7,7 +7,7 @@ said, marked hidden from the players who may not see it: scenarios, a judge's qu
 
 from __future__ import annotations
 
-from ..runtime.records import JUDGE, PUBLIC, TraceEvent
+from ..runtime.records import JUDGE, PUBLIC, TraceEvent, seen_data
 
 __all__ = ["JUDGE", "PUBLIC", "format_event", "is_bookkeeping", "reasons", "rule_width", "rules_behind"]
 
@@ -37,7 +37,9 @@ def format_event(event: TraceEvent, unruled: str = "flow", view: str = JUDGE, wi
         line = f"{event.seq:5d} {rule:<{width}} {indent}{text}"
     data = event.data
     if data and data.get("because"):      # (most events carry no reasons: looked at no further)
-        line += f"\n{' ' * (width + 7)}{indent}  because {reasons(event)}"
+        because = reasons(event, view)
+        if because:
+            line += f"\n{' ' * (width + 7)}{indent}  because {because}"
     return line
 
 
@@ -47,9 +49,9 @@ def is_bookkeeping(event: TraceEvent) -> bool:
     return bool(event.data) and event.data.get("bookkeeping", False)
 
 
-def reasons(event: TraceEvent) -> str:
-    """An event's reasons in words, ``; `` between them ("" for none)."""
-    facts = event.data.get("because") if event.data else None
+def reasons(event: TraceEvent, view: str = JUDGE) -> str:
+    """An event's reasons in words as ``view`` sees them, ``; `` between them ("" for none)."""
+    facts = seen_data(event.data, view).get("because") if event.data else None
     return "; ".join(fact["text"] for fact in facts) if facts else ""
 
 

@@ -107,6 +107,8 @@ class Reasons:
         self.hidden_vars = hidden_vars
         self.hidden_names = {name for t in self.gamedef.card_types.values() for name in
                              (f.name for f in t.fields if f.hidden)}
+        #: the zones whose cards only their owner sees (a hand, a deck): a fact reading one is the judge's
+        self.hidden_zones = {f.name for f in self.gamedef.fields.values() if f.kind in ("zone", "row") and f.hidden}
         self._compiled: dict = {}
         self._bodies: dict = {}
 
@@ -179,6 +181,13 @@ class Reasons:
             return self.probes(x.subject, lets)
         return []
 
+    def secret(self, x) -> bool:
+        """Whether an expression reads a hidden zone (``top(p.draw-deck).type``): what it tells is for
+        the judge's view alone, marked ``"hidden": true``."""
+        zones = self.hidden_zones
+        return x is not None and any(isinstance(n, (A.Attr, A.Name)) and n.name in zones
+                                     for n in A.descendants((x,)))
+
     def plain(self, x) -> bool:
         """Whether an attribute's subject is read as it stands (a name, ``this``), not worked out."""
         return isinstance(x, (A.Name, A.This)) and getattr(x, "name", "") not in self.hidden_vars
@@ -188,20 +197,22 @@ class Reasons:
 
 
 class _Probe:
-    __slots__ = ("reasons", "x", "label", "read")
+    __slots__ = ("reasons", "x", "label", "read", "secret")
 
     def __init__(self, reasons: Reasons, x):
         self.reasons, self.x = reasons, x
         self.label = source(x)
         self.read = reasons.fn(x)
+        self.secret = reasons.secret(x)
 
     def value(self, f):
         return self.read(f)
 
-    @staticmethod
-    def add(facts: list, seen: set, fact: dict) -> bool:
+    def add(self, facts: list, seen: set, fact: dict) -> bool:
         if fact["text"] in seen or len(facts) >= MOST_FACTS:
             return False
+        if self.secret:
+            fact["hidden"] = True
         seen.add(fact["text"])
         facts.append(fact)
         return True
@@ -235,6 +246,7 @@ class Value(_Probe):
     def __init__(self, reasons, x, v, args):
         super().__init__(reasons, x)
         self.v, self.args = v, args
+        self.secret = self.secret or reasons.secret(v.body)
 
     def tell(self, f, facts, seen, depth):
         x, v = self.x, self.v
@@ -249,7 +261,7 @@ class Value(_Probe):
         for m in game.modifiers:
             if m.key == key and not m.pending_until_begin:
                 replaced = replaced or m.op == "to"
-                self.add(facts, seen, modifier_fact(m))
+                _Probe.add(_PUBLIC, facts, seen, modifier_fact(m))
         for probe in self.args:
             probe.facts(f, facts, seen, depth)
         if replaced or depth >= DEEPEST or v.params:    # (a value of the game's state, not of its arguments)
@@ -257,6 +269,14 @@ class Value(_Probe):
         inner = Frame(game, dict(zip(v.params, arg_values)), v.rule or f.rule, f.this, f.actor)
         for probe in self.reasons.body(v):
             probe.facts(inner, facts, seen, depth + 1)
+
+
+class _Public:
+    """A probe telling nothing hidden (``_Probe.add`` for a modifier's fact)."""
+    secret = False
+
+
+_PUBLIC = _Public()
 
 
 def modifier_fact(m) -> dict:
@@ -280,6 +300,7 @@ class Let(_Probe):
     def __init__(self, reasons, var, lets):
         self.reasons, self.x, self.label, self.var = reasons, None, var, var
         self.read = None
+        self.secret = reasons.secret(lets[var])
         inner = {k: e for k, e in lets.items() if k != var}     # (a let read in its own definition: none)
         self.definition = reasons.probes(lets[var], inner)
 

@@ -80,7 +80,20 @@ class TraceEvent:
         """The event for tools, as ``viewer`` sees it: a hidden fact, where it is seen, is in its data
         with ``"hidden": true`` and the players who may see it (``"seen_by"``)."""
         return {"seq": self.seq, "rule": self.rule, "kind": self.kind, "player": self.player,
-                "text": self.text, "data": self.data}
+                "text": self.text, "data": seen_data(self.data, viewer)}
+
+
+def seen_data(data: dict, viewer: str) -> dict:
+    """An event's data as ``viewer`` sees it: its reasons (``because``) without those reading a hidden
+    zone, which are the judge's alone (``program/reasons.py`` marks them ``"hidden": true``)."""
+    facts = data.get("because") if data and viewer != JUDGE else None
+    if not facts or not any(fact.get("hidden") for fact in facts):
+        return data
+    kept = [fact for fact in facts if not fact.get("hidden")]
+    seen = {k: v for k, v in data.items() if k != "because"}
+    if kept:
+        seen["because"] = kept
+    return seen
 
 
 class HiddenEvent(TraceEvent):
