@@ -278,6 +278,10 @@ class Checker:
                     scope.expr(expr)
             if f.kind == "counter":
                 self.check_bounds(f)
+            if f.bookkeeping and f.kind in ("zone", "row"):
+                # (only a set or change of a counter, supply, role or flag is marked in the trace)
+                self.error("S091", f"'bookkeeping' marks a counter, supply, role or flag, not a {f.kind} "
+                           f"('{f.name}')", word_span(f.span, "bookkeeping"))
 
     def check_bounds(self, f: A.StateField):
         """A counter's written bounds, checked after every step from the set-up on: a minimum above the
