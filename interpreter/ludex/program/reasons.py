@@ -196,6 +196,18 @@ class Reasons:
         return not any(isinstance(n, A.Name) and n.name in self.hidden_vars for n in A.descendants(x.args))
 
 
+def told(facts: list, seen: set, fact: dict, secret: bool = False) -> bool:
+    """Add a fact not told already, while fewer than ``MOST_FACTS`` are; ``secret``: it reads a hidden
+    zone (``"hidden": true``: the judge's view alone). Whether it was added."""
+    if fact["text"] in seen or len(facts) >= MOST_FACTS:
+        return False
+    if secret:
+        fact["hidden"] = True
+    seen.add(fact["text"])
+    facts.append(fact)
+    return True
+
+
 class _Probe:
     __slots__ = ("reasons", "x", "label", "read", "secret")
 
@@ -209,13 +221,7 @@ class _Probe:
         return self.read(f)
 
     def add(self, facts: list, seen: set, fact: dict) -> bool:
-        if fact["text"] in seen or len(facts) >= MOST_FACTS:
-            return False
-        if self.secret:
-            fact["hidden"] = True
-        seen.add(fact["text"])
-        facts.append(fact)
-        return True
+        return told(facts, seen, fact, self.secret)
 
     def facts(self, f, facts: list, seen: set, depth: int):
         try:
@@ -261,7 +267,7 @@ class Value(_Probe):
         for m in game.modifiers:
             if m.key == key and not m.pending_until_begin:
                 replaced = replaced or m.op == "to"
-                _Probe.add(_PUBLIC, facts, seen, modifier_fact(m))
+                told(facts, seen, modifier_fact(m))
         for probe in self.args:
             probe.facts(f, facts, seen, depth)
         if replaced or depth >= DEEPEST or v.params:    # (a value of the game's state, not of its arguments)
@@ -269,14 +275,6 @@ class Value(_Probe):
         inner = Frame(game, dict(zip(v.params, arg_values)), v.rule or f.rule, f.this, f.actor)
         for probe in self.reasons.body(v):
             probe.facts(inner, facts, seen, depth + 1)
-
-
-class _Public:
-    """A probe telling nothing hidden (``_Probe.add`` for a modifier's fact)."""
-    secret = False
-
-
-_PUBLIC = _Public()
 
 
 def modifier_fact(m) -> dict:
