@@ -1,7 +1,9 @@
 """Boards: a grid of named spaces drawn in text, its geometry, and rows of cards, as built-ins.
 
 In: the text of a ``board NAME "..."`` drawing (and where it sits in its file). Out: a ``Board`` value
-(spaces, typed edges, marks, quadrants) and the built-ins the rules call on it (``line-of-sight``,
+(spaces, typed edges, marks, quadrants), its geometry worked out once as plain tables indexed by
+space (``Geometry``: neighbours, lines, rays and lines of sight, quadrants, marked spaces), and the
+built-ins the rules call on it, which read those tables (``line-of-sight``,
 ``spaces-within``, ``quadrants`` ...), plus the row built-ins (``left-end``, ``row-adjacent`` ...).
 Nothing here knows a game: a board says which spaces are marked "search" or "car"; the rules say what
 that means.
@@ -64,6 +66,7 @@ FACINGS = ("north", "east", "south", "west")
 _DELTA = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 #: The edges an ordinary step crosses: those free to move through.
 FREE = ("open", "door")
+_BLOCKS_SIGHT = frozenset(k.name for k in EDGE_KINDS.values() if k.blocks_sight)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 _WORD = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"
@@ -135,6 +138,63 @@ class QuadrantPart:
         return self.first_row <= space.row <= self.last_row and self.first_col <= space.col <= self.last_col
 
 
+class Geometry:
+    """A board's geometry worked out once, as plain tables indexed by space, for the built-ins to read
+    instead of working it out at every call: made from the board's spaces, lines and marks at the first
+    question asked of it (after its drawing is read), and dropped only if a line is drawn again
+    (``Board.set_edge``). A table is a dict keyed by ``Space``, which hashes as its name: a name finds
+    its space's entry too. Nothing here knows a game: any drawing gives its own tables."""
+
+    __slots__ = ("index", "step", "side", "around", "between", "ray", "sight", "quadrants", "quadrant_spaces",
+                 "marked")
+
+    def __init__(self, board: "Board"):
+        spaces, at, drawn = board.spaces, board.at, board._edges
+        #: space -> its place in board order
+        self.index = {s: i for i, s in enumerate(spaces)}
+        #: facing -> space -> the neighbour on that side, None at the board's edge
+        self.step = {f: {s: at(s.col + dx, s.row + dy) for s in spaces} for f, (dx, dy) in _DELTA.items()}
+        #: facing -> space -> the kind of line on that side, "outside" at the board's edge
+        self.side = {f: {s: "outside" if n is None else drawn.get(frozenset((s, n)), "open")
+                         for s, n in self.step[f].items()} for f in FACINGS}
+        #: space -> its neighbours and the lines to them, ((neighbour, kind), ...) north, east, south, west
+        self.around = {s: tuple((self.step[f][s], self.side[f][s]) for f in FACINGS if self.step[f][s] is not None)
+                       for s in spaces}
+        #: (space, neighbour) -> the kind of line between them, either way round
+        self.between = {(s, n): kind for s in spaces for n, kind in self.around[s]}
+        #: facing -> space -> the spaces straight ahead to the board's edge, nearest first, each with the
+        #: line crossed to reach it: ((space, kind), ...)
+        self.ray = {}
+        #: facing -> space -> its line of sight when no one is beside a door (``Board.line_of_sight``)
+        self.sight = {}
+        for f in FACINGS:
+            step, side, rays, sights = self.step[f], self.side[f], {}, {}
+            for s in spaces:
+                ray, here = [], s
+                while (there := step[here]) is not None:
+                    ray.append((there, side[here]))
+                    here = there
+                rays[s] = tuple(ray)
+                seen = []
+                for there, kind in ray:
+                    if kind in _BLOCKS_SIGHT:
+                        break
+                    seen.append(there)
+                sights[s] = tuple(seen)
+            self.ray[f], self.sight[f] = rays, sights
+        parts = board.quadrant_parts
+        #: space -> the names of the quadrants it is in, in the order declared
+        self.quadrants = {s: tuple(dict.fromkeys(q.name for q in parts if s in q)) for s in spaces}
+        #: quadrant name -> its spaces in board order
+        self.quadrant_spaces = {name: tuple(s for s in spaces if name in self.quadrants[s])
+                                for name in dict.fromkeys(q.name for q in parts)}
+        #: tag word -> ((space, its value), ...) of the spaces carrying it, in board order
+        self.marked: dict[str, tuple] = {}
+        for s in spaces:
+            for word, value in board.marks[s].items():
+                self.marked[word] = self.marked.get(word, ()) + ((s, value),)
+
+
 class Board:
     """A grid of spaces with typed edges between neighbours, marks on spaces and named quadrants.
 
@@ -158,6 +218,7 @@ class Board:
         self.legend: dict[str, tuple[tuple[str, Optional[str]], ...]] = dict(legend or {})
         self.marks: dict[Space, dict[str, Optional[str]]] = {s: {} for s in self.spaces}
         self._edges: dict[frozenset, str] = {}
+        self._geometry: Optional[Geometry] = None         # made at the first question (``geometry``)
         self.quadrant_parts: tuple[QuadrantPart, ...] = tuple(quadrants)
         for name, cell in (cells or {}).items():
             s = self.space(name)
@@ -195,10 +256,19 @@ class Board:
         if kind not in EDGE_KINDS or kind == "outside":
             raise BoardError(f"unknown edge kind {kind!r}")
         key = frozenset((a, b))
+        self._geometry = None
         if kind == "open":
             self._edges.pop(key, None)
         else:
             self._edges[key] = kind
+
+    @property
+    def geometry(self) -> Geometry:
+        """The board's tables (``Geometry``), made at the first question asked of it."""
+        g = self._geometry
+        if g is None:
+            g = self._geometry = Geometry(self)
+        return g
 
     # -- spaces
     def space(self, name) -> Space:
@@ -223,22 +293,17 @@ class Board:
     def neighbour(self, s, facing: str) -> Optional[Space]:
         """The space next to s in the direction ``facing``, or None at the board's edge."""
         s = self.space(s)
-        delta = _DELTA.get(facing) if type(facing) is str else None
-        dx, dy = delta if delta is not None else _DELTA[check_facing(facing)]
-        col, row = s.col + dx, s.row + dy
-        if 0 <= col < self.width and 1 <= row <= self.height:      # ``at``
-            return self.spaces[(row - 1) * self.width + col]
-        return None
+        step = (self._geometry or self.geometry).step
+        return step[facing if type(facing) is str and facing in step else check_facing(facing)][s]
 
     def neighbours(self, s, through: Optional[Iterable[str]] = None) -> list[Space]:
         """The orthogonal neighbours of s (north, east, south, west order); with ``through``, only those
         across an edge of one of those kinds."""
-        s = self.space(s)
-        out = [n for f in FACINGS if (n := self.neighbour(s, f)) is not None]
-        if through is not None:
-            allowed = _kinds(through)
-            out = [n for n in out if self.edge(s, n) in allowed]
-        return out
+        around = (self._geometry or self.geometry).around[self.space(s)]
+        if through is None:
+            return [n for n, _ in around]
+        allowed = _kinds(through)
+        return [n for n, kind in around if kind in allowed]
 
     def adjacent(self, a, b) -> bool:
         """Whether two spaces are orthogonal neighbours (whatever lies between them)."""
@@ -250,15 +315,10 @@ class Board:
         """The kind of line between a and b, where b is a neighbouring space or a facing ("outside" at
         the board's edge); None if b is a space that is not a neighbour of a."""
         a = self.space(a)
+        g = self._geometry or self.geometry
         if b in _DELTA:
-            other = self.neighbour(a, b)
-            if other is None:
-                return "outside"
-            b = other
-        b = self.space(b)
-        if abs(a.col - b.col) + abs(a.row - b.row) != 1:          # not ``adjacent``
-            return None
-        return self._edges.get(frozenset((a, b)), "open") if self._edges else "open"
+            return g.side[b][a]
+        return g.between.get((a, self.space(b)))
 
     def crossing(self, a, b) -> Optional[str]:
         """What moving from a to its neighbour b costs: "free" (open, door), "action" (window, hedge)
@@ -283,33 +343,40 @@ class Board:
         """The spaces straight ahead of s, nearest first, up to the first edge whose kind is not in
         ``through`` or the board's edge."""
         allowed = _kinds(through)
-        return self._ray(s, facing, lambda here, there, kind: kind in allowed)
+        out = []
+        for there, kind in self._ray(s, facing):
+            if kind not in allowed:
+                break
+            out.append(there)
+        return out
 
     def line_of_sight(self, s, facing: str, beside: Iterable = ()) -> list[Space]:
         """What a figure on s facing ``facing`` sees: from the space in front, straight ahead until an
         edge that blocks sight (wall, hedge, door, the board's edge). A door does not block when a
         space on either side of it is in ``beside``."""
         near = {self.space(x) for x in beside}
-
-        def sees(here, there, kind):
-            if kind == "door" and (here in near or there in near):
-                return True
-            return not EDGE_KINDS[kind].blocks_sight
-
-        return self._ray(s, facing, sees)
+        s = self.space(s)
+        g = self._geometry or self.geometry
+        facing = facing if type(facing) is str and facing in g.sight else check_facing(facing)
+        if not near:
+            return list(g.sight[facing][s])
+        out, here = [], s
+        for there, kind in g.ray[facing][s]:
+            if kind in _BLOCKS_SIGHT and not (kind == "door" and (here in near or there in near)):
+                break
+            out.append(there)
+            here = there
+        return out
 
     def in_sight(self, s, facing: str, target, beside: Iterable = ()) -> bool:
         """Whether ``target`` is in the line of sight of s facing ``facing``."""
         return self.space(target) in self.line_of_sight(s, facing, beside)
 
-    def _ray(self, s, facing, passes) -> list[Space]:
-        here, out = self.space(s), []
-        while (there := self.neighbour(here, facing)) is not None:
-            if not passes(here, there, self.edge(here, there)):
-                break
-            out.append(there)
-            here = there
-        return out
+    def _ray(self, s, facing) -> tuple:
+        """The spaces straight ahead of s to the board's edge, each with the line crossed to reach it."""
+        s = self.space(s)
+        ray = (self._geometry or self.geometry).ray
+        return ray[facing if type(facing) is str and facing in ray else check_facing(facing)][s]
 
     def in_line(self, a, b) -> bool:
         """Whether two different spaces share a row or a column."""
@@ -326,9 +393,8 @@ class Board:
         facing = facing_toward(a, b)
         if facing is None:
             return []
-        dx, dy = _DELTA[facing]
         n = abs(a.col - b.col) + abs(a.row - b.row)
-        return [self.at(a.col + dx * k, a.row + dy * k) for k in range(1, n + 1)]
+        return [there for there, _ in (self._geometry or self.geometry).ray[facing][a][:n]]
 
     # -- movement
     def reachable(self, s, n: Optional[int] = None, through: Iterable[str] = FREE,
@@ -338,23 +404,26 @@ class Board:
         fewest steps. s itself is included, at 0."""
         start, allowed = self.space(s), _kinds(through)
         blocked = {self.space(x) for x in avoid}
+        around = (self._geometry or self.geometry).around
         steps = {start: 0}
         queue = deque([start])
         while queue:
             here = queue.popleft()
-            if n is not None and steps[here] >= n:
+            far = steps[here]
+            if n is not None and far >= n:
                 continue
-            for there in self.neighbours(here):
-                if there in steps or there in blocked or self.edge(here, there) not in allowed:
+            far += 1
+            for there, kind in around[here]:
+                if there in steps or there in blocked or kind not in allowed:
                     continue
-                steps[there] = steps[here] + 1
+                steps[there] = far
                 queue.append(there)
         return steps
 
     def spaces_within(self, s, n: int, through: Iterable[str] = FREE, avoid: Iterable = ()) -> list[Space]:
         """The spaces a figure on s can reach in 1 to n steps (s itself excluded), in board order."""
         steps = self.reachable(s, n, through, avoid)
-        return [x for x in self.spaces if x in steps and steps[x] > 0]
+        return sorted((x for x, far in steps.items() if far > 0), key=self.geometry.index.__getitem__)
 
     def steps_between(self, a, b, through: Iterable[str] = FREE, avoid: Iterable = ()) -> Optional[int]:
         """The fewest steps from a to b (0 if they are the same), None if b cannot be reached."""
@@ -373,7 +442,7 @@ class Board:
 
     def marked_spaces(self, word: str, value: Optional[str] = None) -> list[Space]:
         """Every space carrying the tag ``word`` (with that value, if given), in board order."""
-        return [s for s in self.spaces if self.marked(s, word, value)]
+        return [s for s, v in (self._geometry or self.geometry).marked.get(word, ()) if value is None or v == value]
 
     @property
     def quadrant_names(self) -> list[str]:
@@ -382,16 +451,15 @@ class Board:
 
     def quadrants(self, s) -> list[str]:
         """The names of the quadrants s is in, in the order declared (two on a shared middle row)."""
-        s = self.space(s)
-        return list(dict.fromkeys(q.name for q in self.quadrant_parts if s in q))
+        return list((self._geometry or self.geometry).quadrants[self.space(s)])
 
     def quadrant_spaces(self, name: str) -> list[Space]:
         """The spaces of a quadrant, in board order; ``BoardError`` for an unknown name."""
-        parts = [q for q in self.quadrant_parts if q.name == name]
-        if not parts:
+        found = (self._geometry or self.geometry).quadrant_spaces.get(name) if isinstance(name, str) else None
+        if found is None:
             known = ", ".join(self.quadrant_names) or "none"
             raise BoardError(f"this board has no quadrant {name!r} (it has {known})")
-        return [s for s in self.spaces if any(s in q for q in parts)]
+        return list(found)
 
     # -- drawing it again
     def picture(self, pieces: dict) -> str:
@@ -473,11 +541,27 @@ class Board:
         return f"<board {self.columns[0]}-{self.columns[-1]} x 1-{self.height}>"
 
 
+#: The sets of edge kinds already asked for, by the list (as a tuple) that named them: a rules file names
+#: a few, asked for at every step. Only lists of known kinds are kept, and no more than a few hundred.
+_KINDS_NAMED: dict[tuple, frozenset] = {}
+
+
 def _kinds(through) -> frozenset:
+    key = None
+    if type(through) is list or type(through) is tuple:
+        key = tuple(through)
+        try:
+            found = _KINDS_NAMED.get(key)
+        except TypeError:          # an item that is no text (a list ...): refused or flattened below
+            found = key = None
+        if found is not None:
+            return found
     kinds = frozenset([through] if isinstance(through, str) else _items([through]))
     unknown = [k for k in kinds if k not in EDGE_KINDS]
     if unknown:
         raise BoardError(f"unknown edge kind {unknown[0]!r} (the kinds: {', '.join(EDGE_KINDS)})")
+    if key is not None and len(_KINDS_NAMED) < 256:
+        _KINDS_NAMED[key] = kinds
     return kinds
 
 
