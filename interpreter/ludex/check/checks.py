@@ -107,6 +107,7 @@ class Checker:
         self.check_order()
         self.check_errata()
         self.check_card_types()
+        self.check_ability_kinds()
         self.check_decks()
         self.check_boards()
         self.check_fields()
@@ -239,6 +240,34 @@ class Checker:
                            f"player{'s' if missing != [1] else ''}, though the game is for {low} to {high}",
                            word_span(header.span, "formats"),
                            hint="give every number of players a format, or leave one format open to any number")
+
+    def check_ability_kinds(self):
+        """A card's ability without an event runs only when some statement initiates abilities of its
+        kind (or, without a kind, of its name): ``initiate "When revealed" abilities of ...``; or it is
+        read, by ``has-ability(c, "When revealed")``. One of a kind the game neither initiates nor
+        reads would never matter (a misspelt kind, or one of another game). A ``has-ability`` whose
+        kind is worked out as the game runs may read any: then none is refused."""
+        kinds = set()
+        for module in self.game.modules:
+            for y in A.descendants(module):
+                if isinstance(y, A.Initiate):
+                    kinds.add(y.ability.lower())
+                elif isinstance(y, A.Call) and y.name == "has-ability" and len(y.args) == 2:
+                    if not isinstance(y.args[1], A.Text):
+                        return
+                    kinds.add(y.args[1].value.lower())
+        for card in self.game.cards.values():
+            for ability in card.abilities:
+                if ability.event is not None or ability.kind.lower() in kinds or ability.name.lower() in kinds:
+                    continue
+                what = f"of kind \"{ability.kind}\"" if ability.kind else f"\"{ability.name}\", which has no kind,"
+                known = ", ".join(f'"{k}"' for k in sorted(kinds))
+                where = word_span(ability.span, ability.kind or ability.name, after=ability.name)
+                self.error("S092", f"card \"{card.title}\"'s ability {what} is never initiated: no rule of the "
+                           "game initiates (or reads) abilities of that kind", where,
+                           hint=(f"the game initiates or reads abilities of the kinds {known}" if kinds else
+                                 "the game initiates no abilities") + "; an ability with 'when EVENT' runs when the "
+                           "event happens")
 
     def check_card_types(self):
         for ctype in self.game.card_types.values():
