@@ -9,7 +9,9 @@ and formatting the output again changes nothing.
 
 The canonical layout, the one the bundled scenarios are written in: two-space indents, a blank line
 between two scenarios, one line per part or step of a scenario, in the source's order (printed from
-the AST alone: question, answer, cite, tags, players, format, boards, set-up, then the script).
+the AST alone: question, answer, cite, tags, players, format, boards, cards and decks, set-up, then
+the script). A scenario's own cards and deck lists are printed by the rules formatter's printer, as
+in a rules file.
 A step is one line however long: a question, an answer or an expectation is not broken (a long
 string written on several lines keeps its line breaks). A ``setup { ... }`` block is printed by the
 rules formatter's printer, so its statements look exactly as in a rules procedure (one per line,
@@ -99,10 +101,11 @@ class _PartsBuilder(ScenarioBuilder):
 
 
 def lines_of(s: A.Scenario) -> list:
-    """A scenario's lines printed from its AST alone: its parts (those given), its boards, its script."""
+    """A scenario's lines printed from its AST alone: its parts (those given), its boards, its own cards
+    and decks, its script."""
     given = [Part(None, kind, getattr(s, kind)) for kind in PARTS if getattr(s, kind) or kind == "setup"]
     setup = [p for p in given if p.kind == "setup" and p.value]
-    return [p for p in given if p.kind != "setup"] + list(s.boards) + setup + list(s.steps)
+    return [p for p in given if p.kind != "setup"] + list(s.boards) + list(s.cards) + setup + list(s.steps)
 
 
 def blocks(node):

@@ -774,6 +774,7 @@ class Scenario:
     setup: tuple = ()
     steps: tuple = ()
     boards: tuple = ()            # BoardDrawing: small boards drawn for this scenario, replacing the game's
+    cards: tuple = ()             # CardDefinition and Deck: cards and deck lists of this scenario alone
 
 
 @node

@@ -684,10 +684,12 @@ class ScenarioBuilder(Builder):
         fields = {"question": "", "answer": "", "cites": (), "tags": (), "players": (), "format": "",
                   "setup": ()}
         given: dict = {}
-        script, boards = [], []
+        script, boards, cards = [], [], []
         for step in steps:
             if isinstance(step, A.BoardDrawing):
                 boards.append(step)
+            elif isinstance(step, (A.CardDefinition, A.Deck)):
+                cards.append(step)
             elif isinstance(step, tuple) and step and step[0] in fields:
                 name, value, *where = step
                 if name in given:
@@ -699,7 +701,8 @@ class ScenarioBuilder(Builder):
             else:
                 script.append(step)
         return A.Scenario(span, title, fields["question"], fields["answer"], fields["cites"], fields["tags"],
-                          fields["players"], fields["format"], fields["setup"], tuple(script), tuple(boards))
+                          fields["players"], fields["format"], fields["setup"], tuple(script), tuple(boards),
+                          tuple(cards))
 
     def t_question(self, span, ch):
         return ("question", ch[0], span)

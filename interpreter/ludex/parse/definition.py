@@ -85,6 +85,9 @@ class GameDef:
     #: side table: the program refers to its definition, so a table's entry would keep both alive for
     #: good; and a GameDef, compared by value, cannot key a weak one.
     program: object = field(default=None, init=False, repr=False, compare=False)
+    #: The game with a scenario's own cards (``scenarios/cards.py``), for each scenario that declares
+    #: some: ``id(scenario) -> (scenario, GameDef, diagnostics)``, made on first use.
+    scenario_games: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # -- the rule tree, from the ids: 3.2 is a sub-rule of 3; 500.1c of 500.1
     def parent_of(self, rule_id: str) -> Optional[str]:

@@ -37,6 +37,7 @@ from ..runtime.board import Board
 from ..runtime.operations import explain
 from ..runtime.records import Decision, Frame, GameOver, Goto, Play, Violation, _words
 from ..runtime.state import Card
+from .cards import scenario_game
 
 
 @dataclass
@@ -90,6 +91,18 @@ class ScriptError(LudexError):
 
 
 def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
+    """Every diagnostic of a scenario file (or question): each scenario's cards checked as a rules
+    file's (``scenario_game``), then the scenario against the game with its cards."""
+    errors = []
+    for sc in file.scenarios:
+        game, problems = scenario_game(gamedef, sc)
+        errors.extend(problems)
+        errors.extend(check_scenario(game, sc))
+    return errors
+
+
+def check_scenario(gamedef: GameDef, sc: A.Scenario) -> list[Diagnostic]:
+    """A scenario's own static checks against its game (with the scenario's cards)."""
     errors = []
 
     def err(code, message, span, hint=""):
@@ -101,81 +114,80 @@ def check_scenarios(gamedef: GameDef, file: A.ScenarioFile) -> list[Diagnostic]:
         close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.5)
         return f"did you mean {', '.join(close)}?" if close else ""
 
-    for sc in file.scenarios:
-        for drawn in sc.boards:
-            if drawn.name not in gamedef.boards:
-                err("C015", f"the game has no board '{drawn.name}' for this drawing to replace", drawn.span,
-                    near(drawn.name, gamedef.boards))
-            else:
-                try:
-                    Board.parse(drawn.drawing, drawn.span)
-                except LudexError as exc:
-                    errors.extend(exc.diagnostics)
-        for rule_id, span in sc.cites:
-            if rule_id not in gamedef.rules:
-                err("C001", f"scenario cites rule {rule_id}, which does not exist", span, near(rule_id, gamedef.rules))
-        if not sc.players:
-            err("C002", "a scenario names its players: players ann, bob", sc.span)
-        if gamedef.header and sc.players and not (gamedef.header.min_players <= len(sc.players)
-                                                  <= gamedef.header.max_players):
-            err("C003", f"{gamedef.key} is for {gamedef.header.min_players} to {gamedef.header.max_players} players, "
-                f"not {len(sc.players)}", sc.span)
-        if sc.format and gamedef.header and sc.format not in gamedef.header.formats:
-            err("C004", f"unknown format '{sc.format}'", sc.span, near(sc.format, gamedef.header.formats))
-        elif sc.players and format_problem(gamedef.header, sc.format, len(sc.players)):
-            err("C004", format_problem(gamedef.header, sc.format, len(sc.players)), sc.span)
-        for step in sc.steps:
-            if step.kind == "run":
-                for rid in step.args:
-                    if rid and rid not in gamedef.rules:
-                        err("C001", f"there is no rule {rid} to run", step.span, near(rid, gamedef.rules))
-            elif step.kind in ("plays", "tries", "passes", "chooses", "answers", "orders"):
-                if step.args[0] not in sc.players:
-                    err("C005", f"'{step.args[0]}' is not one of this scenario's players", step.span,
-                        near(step.args[0], sc.players))
-                if step.kind in ("plays", "tries"):
-                    if step.args[1] not in gamedef.actions:
-                        err("C006", f"unknown play '{step.args[1]}'", step.span, near(step.args[1], gamedef.actions))
-            elif step.kind == "expect-offered" and step.args[0] not in sc.players:
-                err("C005", f"'{step.args[0]}' is not one of this scenario's players",
-                    word_span(step.span, step.args[0], before=r"offered\s+"), near(step.args[0], sc.players))
-            elif step.kind == "expect-refused":
-                if step.args[0] not in gamedef.rules:
-                    err("C001", f"there is no rule {step.args[0]}", step.args[2], near(step.args[0], gamedef.rules))
-            elif step.kind == "expect-trace":
-                for rid, _, span in step.args:
-                    if rid not in gamedef.rules:
-                        err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
-            elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
-                err("C007", f"unknown dice '{step.args[0]}'", step.span, near(step.args[0], gamedef.dice))
-            elif step.kind in ("expect-winner", "expect-eliminated") and isinstance(step.args[0], A.ListExpr):
-                # 'expect winner [dana, dana]' held when dana alone won: a player is named once
-                seen = {}
-                for item in step.args[0].items:
-                    if isinstance(item, A.Name) and item.name in sc.players:
-                        if item.name in seen:
-                            first = Related(seen[item.name], "first named here")
-                            errors.append(Diagnostic("scenario", "C016", f"player '{item.name}' is named twice",
-                                                     item.span, related=(first,)))
-                        else:
-                            seen[item.name] = item.span
-        for step in sc.steps:
-            if step.kind in ("plays", "tries") and step.args[1] in gamedef.actions:
-                params = gamedef.actions[step.args[1]].params
-                if len(step.args[2]) != len(params):
-                    err("C009", f"play '{step.args[1]}' takes {len(params)} argument(s), not {len(step.args[2])}",
-                        step.span)
-                for arg, param in zip(step.args[2], params):
-                    if param.type == "card" and isinstance(arg, A.Text) and arg.value not in gamedef.cards:
-                        err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
-                errors.extend(arguments_of_the_wrong_kind(gamedef, sc.players, gamedef.actions[step.args[1]],
-                                                          step.args[2], "scenario", "C018"))
-        errors.extend(check_script_of(gamedef, sc.players, sc.setup, sc.steps, "a scenario's set-up"))
-        for s in _creates(sc.setup):
-            items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
-            for item in items:
-                if isinstance(item, A.Text) and item.value not in gamedef.cards:
-                    err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
+    for drawn in sc.boards:
+        if drawn.name not in gamedef.boards:
+            err("C015", f"the game has no board '{drawn.name}' for this drawing to replace", drawn.span,
+                near(drawn.name, gamedef.boards))
+        else:
+            try:
+                Board.parse(drawn.drawing, drawn.span)
+            except LudexError as exc:
+                errors.extend(exc.diagnostics)
+    for rule_id, span in sc.cites:
+        if rule_id not in gamedef.rules:
+            err("C001", f"scenario cites rule {rule_id}, which does not exist", span, near(rule_id, gamedef.rules))
+    if not sc.players:
+        err("C002", "a scenario names its players: players ann, bob", sc.span)
+    if gamedef.header and sc.players and not (gamedef.header.min_players <= len(sc.players)
+                                              <= gamedef.header.max_players):
+        err("C003", f"{gamedef.key} is for {gamedef.header.min_players} to {gamedef.header.max_players} players, "
+            f"not {len(sc.players)}", sc.span)
+    if sc.format and gamedef.header and sc.format not in gamedef.header.formats:
+        err("C004", f"unknown format '{sc.format}'", sc.span, near(sc.format, gamedef.header.formats))
+    elif sc.players and format_problem(gamedef.header, sc.format, len(sc.players)):
+        err("C004", format_problem(gamedef.header, sc.format, len(sc.players)), sc.span)
+    for step in sc.steps:
+        if step.kind == "run":
+            for rid in step.args:
+                if rid and rid not in gamedef.rules:
+                    err("C001", f"there is no rule {rid} to run", step.span, near(rid, gamedef.rules))
+        elif step.kind in ("plays", "tries", "passes", "chooses", "answers", "orders"):
+            if step.args[0] not in sc.players:
+                err("C005", f"'{step.args[0]}' is not one of this scenario's players", step.span,
+                    near(step.args[0], sc.players))
+            if step.kind in ("plays", "tries"):
+                if step.args[1] not in gamedef.actions:
+                    err("C006", f"unknown play '{step.args[1]}'", step.span, near(step.args[1], gamedef.actions))
+        elif step.kind == "expect-offered" and step.args[0] not in sc.players:
+            err("C005", f"'{step.args[0]}' is not one of this scenario's players",
+                word_span(step.span, step.args[0], before=r"offered\s+"), near(step.args[0], sc.players))
+        elif step.kind == "expect-refused":
+            if step.args[0] not in gamedef.rules:
+                err("C001", f"there is no rule {step.args[0]}", step.args[2], near(step.args[0], gamedef.rules))
+        elif step.kind == "expect-trace":
+            for rid, _, span in step.args:
+                if rid not in gamedef.rules:
+                    err("C001", f"there is no rule {rid}", span, near(rid, gamedef.rules))
+        elif step.kind == "force-dice" and step.args[0] not in gamedef.dice:
+            err("C007", f"unknown dice '{step.args[0]}'", step.span, near(step.args[0], gamedef.dice))
+        elif step.kind in ("expect-winner", "expect-eliminated") and isinstance(step.args[0], A.ListExpr):
+            # 'expect winner [dana, dana]' held when dana alone won: a player is named once
+            seen = {}
+            for item in step.args[0].items:
+                if isinstance(item, A.Name) and item.name in sc.players:
+                    if item.name in seen:
+                        first = Related(seen[item.name], "first named here")
+                        errors.append(Diagnostic("scenario", "C016", f"player '{item.name}' is named twice",
+                                                 item.span, related=(first,)))
+                    else:
+                        seen[item.name] = item.span
+    for step in sc.steps:
+        if step.kind in ("plays", "tries") and step.args[1] in gamedef.actions:
+            params = gamedef.actions[step.args[1]].params
+            if len(step.args[2]) != len(params):
+                err("C009", f"play '{step.args[1]}' takes {len(params)} argument(s), not {len(step.args[2])}",
+                    step.span)
+            for arg, param in zip(step.args[2], params):
+                if param.type == "card" and isinstance(arg, A.Text) and arg.value not in gamedef.cards:
+                    err("C008", f"unknown card \"{arg.value}\"", arg.span, near(arg.value, gamedef.cards))
+            errors.extend(arguments_of_the_wrong_kind(gamedef, sc.players, gamedef.actions[step.args[1]],
+                                                      step.args[2], "scenario", "C018"))
+    errors.extend(check_script_of(gamedef, sc.players, sc.setup, sc.steps, "a scenario's set-up"))
+    for s in _creates(sc.setup):
+        items = s.cards.items if isinstance(s.cards, A.ListExpr) else (s.cards,)
+        for item in items:
+            if isinstance(item, A.Text) and item.value not in gamedef.cards:
+                err("C008", f"unknown card \"{item.value}\"", item.span, near(item.value, gamedef.cards))
     return errors
 
 
@@ -287,6 +299,7 @@ class Script:
 
 class Runner:
     def __init__(self, gamedef: GameDef, scenario: A.Scenario):
+        gamedef, _ = scenario_game(gamedef, scenario)       # the game with the scenario's own cards
         self.gamedef = gamedef
         self.scenario = scenario
         self.script = Script(self)
