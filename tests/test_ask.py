@@ -261,3 +261,70 @@ def test_the_benchmarks_question_is_answered_as_it_expects():
     assert result.passed and len(result.expectations) == 2
     assert set(bench.in_process()) == {"load the game's rules", "parse and check the question",
                                        "run it (the rules compiled on first use)", "put the answer in words"}
+
+
+# ------------------------------------------------------------------ a question with its own cards
+
+OWN_CARD = b"""players dana, leo
+# a free action card of the question's own, and a deck list of it with one of the game's cards
+card "Cut Them Off" free-action {
+  alignment "Good"
+  ability "Cut Them Off" "free action" {
+    modify first-turn-player to first(opponents(this.owner)) for next round cite 500.1d
+  }
+}
+deck leos-hand { 1 "Cut Them Off" 1 "Take the Initiative" }
+setup {
+  set defending-player = dana
+  set lead-player = leo
+  set mission-timer = 3
+  create leos-hand into leo.hand
+}
+dana passes
+leo plays play-card("Cut Them Off")
+dana passes
+leo passes
+run 500 to 502
+expect first-turn-player == dana
+expect size(leo.hand) == 1
+"""
+
+
+def test_a_question_declares_a_card_and_a_deck_of_its_own(capsys, monkeypatch):
+    """The card is played by the game's own play-card and initiated by its 'free action' rule (500.2),
+    its modifier cited to 500.1d: round 4, even, is Dana's."""
+    assert ask(["huntik", "-"], OWN_CARD, monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert "  met      line 21   expect first-turn-player == dana\n" in out
+    assert "leo plays play-card(Cut Them Off)" in out
+    assert "[500.1d]         modifier: first-turn-player to dana for the next round\n" in out
+
+
+def test_a_questions_card_named_as_a_card_of_the_game_is_refused_at_its_line(capsys, monkeypatch):
+    clash = OWN_CARD.replace(b'"Cut Them Off"', b'"Take the Initiative"', 1)
+    assert ask(["huntik", "-"], clash, monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('<stdin>:3:6: error[C020]: the game already has a card "Take the Initiative"')
+    assert "the game's card" in err
+
+
+def test_a_questions_own_cards_are_checked_as_a_rules_files_at_its_lines(capsys, monkeypatch):
+    wrong = OWN_CARD.replace(b'alignment "Good"', b'alignment "Good"\n  strength 3')
+    assert ask(["huntik", "-"], wrong, monkeypatch) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("<stdin>:5:3: error[S011]: card type 'free-action' has no attribute 'strength'")
+
+
+def test_own_cards_are_compiled_with_the_game_once_and_a_question_without_any_compiles_nothing_more():
+    loaded = load_game("huntik")
+    game = loaded.game
+    plain = load_question(game, BARE.decode(), "<stdin>").scenarios[0]
+    assert run_scenario(game, plain).passed
+    program = game.program
+    assert program is not None and game.scenario_games == {}        # nothing but the game's own program
+    own = load_question(game, OWN_CARD.decode(), "<stdin>").scenarios[0]
+    assert run_scenario(game, own).passed and run_scenario(game, own).passed
+    [(_, with_cards, problems)] = game.scenario_games.values()
+    assert problems == [] and with_cards.program is not None and with_cards.program is not program
+    assert "Cut Them Off" in with_cards.cards and "Cut Them Off" not in game.cards
+    assert game.program is program                                  # the game's own rules unchanged

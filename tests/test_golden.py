@@ -19,9 +19,11 @@ from astdump import dump
 from conftest import ROOT, relative
 from ludex.check.checks import check
 from ludex.diagnostics import SourceError, render_all
+from ludex.load import load_game
 from ludex.parse.definition import assemble
 from ludex.parse.mistakes import MISTAKES, QUESTION_MISTAKES, SCENARIO_MISTAKES
 from ludex.parse.syntax import parse_question, parse_rules, parse_scenarios
+from ludex.scenarios.runner import check_scenarios
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 PARSE = sorted((GOLDEN / "parse").glob("*.ludex"))
@@ -122,7 +124,7 @@ def test_a_misspelt_scenario_keyword_is_suggested_and_a_players_line_explained(l
 
 
 def test_a_syntax_error_lists_every_kind_of_line_that_may_stand_there():
-    """At a scenario's line, the 13 words that begin one and a player's name: none cut off by '...'."""
+    """At a scenario's line, the 15 words that begin one and a player's name: none cut off by '...'."""
     with pytest.raises(SourceError) as caught:
         parse_scenarios('scenario "s" {\n  players ann, bob\n  5\n}\n', "s.scenario")
     [d] = caught.value.diagnostics
@@ -165,3 +167,47 @@ def test_there_are_goldens_of_files_that_are_not_text():
     assert len(BYTES) >= 2
     for expected in (GOLDEN / "errors" / "bytes").glob("*.err"):
         assert expected.with_suffix(".ludex-bytes").exists(), f"{relative(expected)} has no input: delete it"
+
+
+# ------------------------------------------------------------------ a scenario's own cards
+
+#: (named .scenario-text: the pytest plugin would collect a .scenario file as scenarios to run)
+SCENARIO_ERRORS = sorted((GOLDEN / "errors" / "scenarios").glob("*/*.scenario-text"))
+
+
+def scenario_diagnostics_of(path: Path):
+    """Every diagnostic for a scenario file of the bundled game its folder names (its rules read as
+    ``rules/GAME.ludex``, from the repository): its syntax errors, or else its checks, its own cards
+    checked as a rules file's."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        file = parse_scenarios(text, relative(path))
+    except SourceError as exc:
+        return text, list(exc.diagnostics)
+    loaded = load_game(path.parent.name, Path("rules"))
+    assert loaded.ok, loaded.diagnostics
+    return text, check_scenarios(loaded.game, file)
+
+
+@pytest.mark.parametrize("source", SCENARIO_ERRORS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_error_golden_of_a_scenarios_own_card(source, goldens, monkeypatch):
+    """``golden/errors/scenarios/GAME/NAME.scenario-text``: a scenario whose own card or deck is wrong, for
+    the bundled game GAME; ``NAME.err`` is what ``render_all`` prints, every position the scenario's."""
+    monkeypatch.chdir(ROOT)         # the game's rules are named as from the repository
+    text, diagnostics = scenario_diagnostics_of(source)
+    expect = re.match(r"# expect: ([A-Z0-9 ]+)", text)
+    assert expect, f"{relative(source)} must start with '# expect: CODE'"
+    codes = {d.code for d in diagnostics}
+    assert set(expect.group(1).split()) <= codes, f"expected {expect.group(1)}, got {sorted(codes)}"
+    lines = text.splitlines()
+    for d in diagnostics:
+        assert d.span.path == relative(source)
+        assert 1 <= d.span.line <= len(lines) + 1
+    goldens.check(source.with_suffix(".err"), render_all(diagnostics) + "\n")
+
+
+def test_there_are_goldens_of_a_scenarios_own_cards():
+    codes = {re.match(r"# expect: ([A-Z0-9]+)", p.read_text(encoding="utf-8")).group(1) for p in SCENARIO_ERRORS}
+    assert {"S011", "S092", "C020", "E002"} <= codes
+    for expected in (GOLDEN / "errors" / "scenarios").glob("*/*.err"):
+        assert expected.with_suffix(".scenario-text").exists(), f"{relative(expected)} has no input: delete it"

@@ -54,6 +54,16 @@ scenario "Every step" {  # trailing the head
  1 | .   . |
    +---+---+
 """
+  # a card of the scenario's own, as a rules file writes it
+  card "Shifting Plans" plot {
+    gold 3 initiative 9  # trailing a field
+    claim 1 reserve 5
+    ability "When Revealed: Draw 1 card." "When revealed" {
+      draw 1 from owner(this).draw-deck to owner(this).hand
+    }
+  }
+  card "Small Plans" plot { gold 1 initiative 1 claim 1 reserve 1 }
+  deck mine { 1 "Shifting Plans" 2 "Small Plans" }
   setup {
     set first-player = ann  # trailing a statement
     if ann.gold > 0 {

@@ -13,6 +13,7 @@ compiled for it. A title or a deck name that the game already has is refused (C0
 from __future__ import annotations
 
 from ..check.checks import check
+from ..check.spans import word_span
 from ..diagnostics import Diagnostic, Related
 from ..parse import ast as A
 from ..parse.definition import GameDef, assemble
@@ -36,7 +37,7 @@ def scenario_game(gamedef: GameDef, scenario: A.Scenario) -> tuple[GameDef, list
             quoted = f'"{name}"' if kind == "card" else f"'{name}'"
             problems.append(Diagnostic(
                 "scenario", "C020", f"the game already has a {kind} {quoted}: a scenario's {kind} needs a "
-                f"{'title' if kind == 'card' else 'name'} of its own", item.span,
+                f"{'title' if kind == 'card' else 'name'} of its own", word_span(item.span, quoted.strip("'")),
                 hint=f"the game's {kind} is used as it is; give this one another "
                      f"{'title' if kind == 'card' else 'name'}",
                 related=(Related(first.span, f"the game's {kind}"),)))
