@@ -232,6 +232,24 @@ def test_scenario_page_question_answer_source_status_and_linked_trace(site):
     assert "ludex-status-failed" in page and "expectation not met" in page
 
 
+def test_a_rulings_own_cards_are_shown_beside_its_question(site):
+    huntik = games(site)["huntik"]
+    sf = next(f for f in huntik.files if f.name == "initiative.scenario")
+    page = read(site, sf.page)
+    own = next(r for r in sf.runs if r.scenario.cards)
+    plain = next(r for r in sf.runs if not r.scenario.cards)
+    section = page[page.index(f'id="{own.anchor}"'):]
+    section = section[:section.index("ludex-trace-table")]
+    question, cards, answer = (section.index("Question."), section.index("ludex-own-cards"),
+                               section.index("Answer."))
+    assert question < cards < answer
+    assert "This ruling&#x27;s own card, for this scenario alone" in section
+    assert "Cut Them Off" in section[cards:answer] and "first-turn-player" in section[cards:answer]
+    other = page[page.index(f'id="{plain.anchor}"'):]
+    assert "ludex-own-cards" not in other[:other.index("ludex-trace-table")]
+    assert page.count("ludex-own-cards") == 1
+
+
 def test_a_scenarios_trace_on_its_page_is_the_judges_view(site):
     halloween = games(site)["halloween"]
     sf = next(f for f in halloween.files if f.name == "setup.scenario")

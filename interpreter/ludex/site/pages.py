@@ -348,6 +348,8 @@ def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker) -> l
     if sc.question:
         parts.append('<div class="ludex-question"><p><strong>Question.</strong> '
                      + "</p><p>".join(link.prose(p) for p in paragraphs(sc.question)) + "</p></div>")
+    if sc.cards:
+        parts.append(_own_cards(sc, link))
     if sc.answer:
         parts.append('<div class="ludex-answer"><p><strong>Answer.</strong> '
                      + "</p><p>".join(link.prose(p) for p in paragraphs(sc.answer)) + "</p></div>")
@@ -368,6 +370,16 @@ def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker) -> l
     if r.trace:
         parts.append(_trace(r, link))
     return parts
+
+
+def _own_cards(sc: A.Scenario, link: Linker) -> str:
+    """The cards and deck lists the scenario declares for itself, beside its question: each as its
+    source writes it, in the rules' highlighting (the game's own cards are on the rules pages)."""
+    n = sum(1 for item in sc.cards if isinstance(item, A.CardDefinition))
+    said = f"This ruling's own card{'s' if n != 1 else ''}" + (" and decks" if n < len(sc.cards) else "")
+    code = "\n".join(source_lines(item.span.path, item.span.line, item.span.end_line) for item in sc.cards)
+    return (f'<div class="ludex-own-cards"><p class="ludex-caption">{esc(said)}, for this scenario alone</p>'
+            + highlight(code, _RULES_LEXER, link.rule_href, "ludex") + "</div>")
 
 
 def _trace(r: Run, link: Linker) -> str:
