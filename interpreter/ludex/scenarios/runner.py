@@ -299,7 +299,9 @@ class Script:
 
 class Runner:
     def __init__(self, gamedef: GameDef, scenario: A.Scenario):
-        gamedef, _ = scenario_game(gamedef, scenario)       # the game with the scenario's own cards
+        gamedef, problems = scenario_game(gamedef, scenario)    # the game with the scenario's own cards
+        if problems:            # (found by the checks first; a run through the API meets them here)
+            raise SourceError(problems)
         self.gamedef = gamedef
         self.scenario = scenario
         self.script = Script(self)
