@@ -434,10 +434,10 @@ def test_every_internal_link_and_anchor_resolves(site):
             parts = urlsplit(link)
             if parts.scheme or parts.netloc or link.startswith("mailto:"):
                 continue
-            if parts.path.startswith("/"):          # 404.html links from the site's root
-                target = (site.site_dir / unquote(parts.path).lstrip("/")).resolve()
-            else:
-                target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if parts.path.startswith("/"):          # opened from disk, it leads to the file system's root
+                broken.append(f"{path.relative_to(site.site_dir)}: {link} (root-relative)")
+                continue
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
             if target.is_dir():
                 target = target / "index.html"
             if not target.is_file():
@@ -447,6 +447,22 @@ def test_every_internal_link_and_anchor_resolves(site):
                 if parts.fragment != "__skip":
                     broken.append(f"{path.relative_to(site.site_dir)}: {link} (no such anchor)")
     assert not broken, "\n".join(broken[:20])
+
+
+def test_no_page_loads_anything_from_the_root_of_the_address(site):
+    """A root-relative address (``/assets/...``) opened from disk is the file system's root: every page,
+    the 404 page too, loads its styles and scripts by relative addresses (the 404 page, shown served at any
+    address, puts the site's root under them with a ``<base>`` made first thing)."""
+    found = []
+    for path in site.site_dir.rglob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.relative_to(site.site_dir)}: {m.group(0)}"
+                  for m in re.finditer(r'(?:href|src|content)="/(?!/)[^"]*"', text)]
+    assert not found, "\n".join(found[:20])
+    page = (site.site_dir / "404.html").read_text(encoding="utf-8")
+    head = page[:page.index('<link rel="stylesheet"')]
+    assert 'ludexBase.href = "/"' in head and 'protocol !== "file:"' in head
+    assert '<link rel="stylesheet" href="./assets/ludex.css">' in page
 
 
 def test_language_guide_shows_every_construct_with_an_example_from_the_bundled_games(site):
@@ -967,6 +983,8 @@ def test_the_404_page_offers_search_and_the_nearest_rules(site, served, browser)
     # requests for the missing page itself are 404s, which Chromium reports in the console
     response = page.goto(urljoin(served, "huntik/rules/500.1c/"))
     assert response.status == 404
+    styled = page.evaluate(STYLED)                          # served at an address two folders down
+    assert styled["sheets"] == 1 and styled["header"] == INDIGO, styled
     near = page.locator(".ludex-404-list a")
     near.first.wait_for(state="visible")
     assert near.first.inner_text().startswith("500.1c ")
@@ -984,6 +1002,39 @@ def test_the_404_page_offers_search_and_the_nearest_rules(site, served, browser)
     box.type("3.2", delay=20)
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"#r3\.2$"))
+    context.close()
+
+
+#: Material's indigo (#4051b5), the header's colour (mkdocs.yml's palette): its stylesheet is loaded.
+INDIGO = "rgb(64, 81, 181)"
+STYLED = """() => { const input = document.querySelector("input[data-md-component=search-query]");
+    const r = input.getBoundingClientRect(), style = getComputedStyle(input);
+    return { sheets: [...document.styleSheets].filter(s => s.href && /assets\\/stylesheets\\/main\\./.test(s.href)).length,
+             header: getComputedStyle(document.querySelector(".md-header")).backgroundColor,
+             visible: r.width > 100 && r.height > 20, padding: parseFloat(style.paddingLeft) }; }"""
+
+
+@pytest.mark.browser
+def test_the_404_page_from_disk_is_styled_and_offers_search_and_the_nearest_rules(site, browser):
+    """Opened from disk (404.html, with the address asked for after it), the page has Material's styles,
+    its search box, and the rules nearest the address; its links lead into the site's folder."""
+    context = browser.new_context(**DESKTOP)
+    w = Watched(context.new_page())
+    page = w.page
+    page.goto((site.site_dir / "404.html").as_uri() + "#huntik/500.1z")
+    styled = page.evaluate(STYLED)
+    assert styled == {"sheets": 1, "header": INDIGO, "visible": True, "padding": styled["padding"]}
+    assert styled["padding"] > 20, styled                     # Material's room for the search icon
+    near = page.locator(".ludex-404-list a")
+    near.first.wait_for(state="visible")
+    assert near.first.inner_text().startswith("500.1")
+    href = near.first.get_attribute("href")
+    assert href.startswith(site.site_dir.as_uri() + "/huntik/rules/") and "#r500.1" in href
+    home = page.locator(".ludex-404 a", has_text="list of games").get_attribute("href")
+    assert home == "./index.html"
+    results = search(page, "500.1c")                          # the search works there too
+    assert results.first.locator("a").first.get_attribute("href").endswith("#r500.1c")
+    assert not w.errors, w.errors
     context.close()
 
 

@@ -126,7 +126,13 @@
   if (!notFound) return;
   var ID = /^([0-9]+[a-z]?(?:\.[0-9]+[a-z]?)*|[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*)$/;
   var games = window.LUDEX_RULES || {};
-  var parts = window.location.pathname.split("/").map(function (p) {
+  /* What the address asked for, below the site's root (from disk that root is a folder of the file
+   * system, whose names are no rule's); on the page's own address (404.html, opened from disk), the
+   * address asked for may follow it: 404.html#huntik/500.1z or 404.html?huntik/500.1z. */
+  var here = window.location.href.split(/[?#]/)[0];
+  var asked = here.indexOf(base.href) === 0 ? here.slice(base.href.length) : window.location.pathname;
+  if (/^404(\.html)?$/.test(asked)) asked = (window.location.hash || window.location.search).slice(1);
+  var parts = asked.split("/").map(function (p) {
     try { p = decodeURIComponent(p); } catch (e) { /* keep it as it is */ }
     return p.toLowerCase().replace(/\.(html|md)$/, "");
   }).filter(Boolean);
