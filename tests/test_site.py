@@ -198,14 +198,15 @@ def test_rule_shows_text_errata_highlighted_transcription_and_rulings(site):
     # the text as corrected (``parse.errata``): the published words struck out, the erratum's put in
     assert re.search(r'<del class="ludex-erratum-old"[^>]*>reserve\s+modifiers</del> '
                      r'<ins class="ludex-erratum-new">initiative modifiers</ins>', page)
-    assert '<span class="kd">rule</span>' in page                      # highlighted by the Ludex lexer
+    assert '<span class="kd">value</span>' in page                     # highlighted by the Ludex lexer
     assert re.search(r'href="[^"]*#r1\.2"[^>]*>1\.2</a>', page)        # "during step 1.2" is a link
     huntik = games(site)["huntik"]
     page = read(site, huntik.page_of["501.1"])
     section = page[page.index('id="r501.1"'):]
     assert "The defending player wins at the end of round seven" in section
     assert "ludex-status-passed" in section
-    assert "ludex-code-ref" in page                                      # rule ids in code are links
+    page = read(site, agot.page_of["3.3"])                               # "return to 3.2", "proceed to 3.4"
+    assert re.search(r'<a class="ludex-code-ref[^"]*" href="[^"]*#r3\.4">3\.4</a>', page)   # rule ids in code are links
 
 
 def test_reference_to_a_rule_outside_the_source_says_so(site):
@@ -316,7 +317,7 @@ def test_a_rule_reads_text_then_transcription_then_rulings_citing_it_first(site)
                                                'class="ludex-rule-nav"')]
     assert order == sorted(order), order
     code = html.unescape(re.sub(r"<[^>]+>", "", section[section.index("<pre"):section.index("</pre>")]))
-    assert 'text "…"' in code and "value first-turn-player = if odd(current-round)" in code
+    assert "value first-turn-player = if odd(current-round)" in code
     assert "defending player takes the first turn" not in code        # the words once, above it
     citing = [r for r in huntik.runs if "500.1c" in r.cites]
     through = [r for r in huntik.runs_by_rule["500.1c"] if "500.1c" not in r.cites]
@@ -337,6 +338,43 @@ def test_a_rule_reads_text_then_transcription_then_rulings_citing_it_first(site)
     nxt = list(huntik.game.rules)[list(huntik.game.rules).index(last) + 1]
     first_page = read(site, huntik.pages[0].page)
     assert f'href="{page_url(huntik.page_of[nxt]).split("/")[-1]}#r{nxt}"' in first_page
+
+
+def test_a_rules_words_go_with_the_statements_that_carry_them_out():
+    """``weave``: each paragraph of a rule's words with the statements that carry it out, as the
+    transcription's comments, quoted words and names say (AGoT 1.3's steps I-III, Huntik 501.1's
+    bullets); every statement once, in the source's order within its paragraph."""
+    from ludex.load import require_game
+    from ludex.site.weave import items, weave
+
+    class rows_of(dict):
+        """A rule's rows: the code beside the paragraph that opens with the words asked for."""
+        def __init__(self, game, rid):
+            super().__init__((r.text or "", "\n".join(c.code for c in r.chunks))
+                             for r in weave(require_game(game).rules[rid]))
+
+        def __getitem__(self, opening):
+            (code,) = [code for text, code in self.items() if text.startswith(opening)]
+            return code
+
+    agot = rows_of("agot", "1.3")
+    assert "highest p in players by initiative(p)" in agot["I. Compare initiative. The pla"]
+    assert "value power-total(p)" in agot["I. Compare initiative. The pla"]
+    assert "chooses chosen from players" in agot["II. Choose first player. The p"]
+    assert "initiate \"When revealed\" abilities" in agot["III. Initiate When Revealed ab"]
+    assert "value used-pile(p)" in agot["When a player's plot card is r"]        # it says "used pile"
+    assert "reveal just-revealed" in agot["The players simultaneously rev"]
+    assert agot["The act of revealing plot car"] == ""
+    huntik = rows_of("huntik", "501.1")
+    assert huntik["• The mission timer is increase"].strip().endswith("increase mission-timer by 1")
+    assert "win defending-player" in huntik["• If it’s the end of round seve"]
+    assert "end round" in huntik["• Triggered powers (see section"]
+    for game in ("agot", "huntik", "halloween", "nightmare"):
+        for rid, rule in require_game(game).rules.items():
+            shown = sorted((c.first, c.last) for r in weave(rule) for c in r.chunks)
+            for item in items(rule):                   # each statement in exactly one chunk
+                assert sum(1 for a, b in shown if a <= item.span.line <= b) == 1, (game, rid, item.span)
+            assert all(b < a2 for (_, b), (a2, _) in zip(shown, shown[1:])), (game, rid)
 
 
 def test_the_rulings_stay_out_of_the_search_index(site):
@@ -1036,6 +1074,37 @@ def test_the_404_page_from_disk_is_styled_and_offers_search_and_the_nearest_rule
     assert results.first.locator("a").first.get_attribute("href").endswith("#r500.1c")
     assert not w.errors, w.errors
     context.close()
+
+
+_ROW = """id => { const body = document.getElementById(id).nextElementSibling;
+    const row = [...body.querySelectorAll(".ludex-para")].find(r => r.querySelector(".ludex-para-code"));
+    const box = el => { const r = row.querySelector(el).getBoundingClientRect();
+                        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+    const pres = [...document.querySelectorAll(".ludex-weave pre")];
+    return { text: box(".ludex-text"), code: box(".ludex-para-code"), page: document.documentElement.scrollWidth,
+             wide: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length, pres: pres.length }; }"""
+
+
+@pytest.mark.browser
+def test_a_rules_words_and_transcription_side_by_side_on_a_laptop_stacked_on_a_phone(site, served, browser):
+    """Huntik 500.1c and AGoT 1.3: at 1366x900 each paragraph's words on the left, the statements carrying
+    them out on the right, level with them; at 390x844 the statements under the words, nothing wider than
+    the screen and no code line scrolling sideways (they wrap)."""
+    for device, opts in (("laptop", dict(viewport={"width": 1366, "height": 900})), ("phone", PHONE)):
+        context = browser.new_context(**opts)
+        page = context.new_page()
+        for key, rid in (("huntik", "500.1c"), ("agot", "1.3")):
+            page.goto(urljoin(served, page_url(games(site)[key].page_of[rid])) + f"#r{rid}")
+            row = page.evaluate(_ROW, f"r{rid}")
+            text, code = row["text"], row["code"]
+            if device == "laptop":
+                assert text["right"] <= code["left"] and code["top"] < text["bottom"], (rid, row)
+                assert code["left"] - text["left"] > 400, (rid, row)
+            else:
+                assert code["top"] >= text["bottom"] - 1 and abs(code["left"] - text["left"]) < 2, (rid, row)
+                assert row["page"] <= 390, (rid, row)
+            assert row["pres"] and row["wide"] == 0, (device, rid, row)
+        context.close()
 
 
 @pytest.mark.browser

@@ -4,6 +4,7 @@
     markup.py    escaping, rule-reference links, highlighted source with linked rule ids
     lexer.py     Pygments lexers for *.ludex and *.scenario (entry point ``pygments.lexers``)
     pages.py     home, game overview, rule pages, scenario pages, coverage pages (Markdown)
+    weave.py     a rule's words paragraph by paragraph, each with the statements that carry it out
     guide.py     the language guide, each construct with an example from the bundled games
     build.py     step 1 writes the Markdown and short links (site/docs/), step 2 runs MkDocs (site/build/), the zip
     synthetic.py a large generated game, for the benchmark and the tests

@@ -175,6 +175,11 @@ def source_lines(path: str, first: int, last: int, cuts: Iterable = ()) -> str:
     return dedent("\n".join(lines))
 
 
+def file_lines(path: str) -> list:
+    """A source file's lines (read once; a file that cannot be read has none)."""
+    return _lines(path)
+
+
 def _lines(path: str) -> list:
     lines = _LINES.get(path)
     if lines is None:

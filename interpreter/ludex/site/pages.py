@@ -18,6 +18,7 @@ from ..parse.errata import errata_on, text_as_corrected
 from .collect import Run, ScenarioFile, SiteGame, rule_label
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_lines
+from .weave import weave
 
 #: The trace of one run shows at most this many events.
 TRACE_LIMIT = 400
@@ -118,8 +119,9 @@ def rule_page(game: SiteGame, page, referred_by: dict) -> str:
 
 
 def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: dict) -> str:
-    """One rule, in the order a judge reads it: its words (errata shown in them), what it is (badges),
-    its transcription (long lines wrap: nothing scrolls sideways on a phone), the rulings that cite it
+    """One rule, in the order a judge reads it: its words paragraph by paragraph (errata shown in them),
+    each beside the statements that carry it out (long lines wrap: nothing scrolls sideways on a phone),
+    the errata, what it is (badges), the rulings that cite it
     with their question and answer, those that merely pass through it under a count, the rules it
     refers to and is referred to by, then the rules around it (parent, previous, next, sub-rules)."""
     g = game.game
@@ -128,16 +130,7 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     parts = []
 
     errata = errata_on(g, rid)
-    for doc in rule.docs:
-        paras = "".join(f"<p>{_corrected_prose(link, g, p, errata if doc.kind == 'text' else ())}</p>"
-                        for p in paragraphs(doc.text))
-        if doc.kind == "text":
-            parts.append(f'<div class="ludex-text">{paras}</div>')
-        else:
-            label = {"note": "Note", "example": "Example"}.get(doc.kind, doc.kind.title())
-            kind = "note" if doc.kind == "note" else "example"
-            parts.append(f'<div class="admonition {kind} ludex-{kind}"><p class="admonition-title">{label}</p>'
-                         f'{paras}</div>')
+    parts.append(_words_and_transcription(link, g, rule, errata))
     for e in errata:
         parts.append(f'<div class="admonition warning ludex-erratum"><p class="admonition-title">Erratum · '
                      f'{esc(_erratum_source(g, e))}</p><p>“{esc(e.old)}” now reads “{esc(e.new)}”.</p></div>')
@@ -159,13 +152,6 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
     if badges:
         parts.append('<p class="ludex-badges" data-search-exclude="true">' + " ".join(badges) + "</p>")
 
-    # the words are shown above: the transcription says them as "…", and shows what carries them out
-    cuts = [(d.span, f'{d.kind} "…"') for d in rule.docs if d.span and d.span.path == rule.span.path]
-    code = source_lines(rule.span.path, rule.span.line, rule.span.end_line, cuts)
-    caption = f"{display_path(rule.span.path)} · lines {rule.span.line}–{rule.span.end_line}"
-    said = " (its words, shown above, as “…”)" if cuts else ""
-    parts.append(f'<p class="ludex-caption" data-search-exclude="true">Transcription{said}</p>')
-    parts.append(highlight(code, _RULES_LEXER, link.rule_href, "ludex", caption=caption))
     if not rule.body and not rule.actions and not rule.values and not rule.triggers and not rule.checks:
         subs = game.children.get(rid, [])
         if len(subs) == 1:
@@ -187,6 +173,39 @@ def rule_section(game: SiteGame, page: str, rid: str, level: int, referred_by: d
                                                                           for r in back) + "</p>")
     parts.append(_around(game, rid, link))
     return _heading(level, rule_label(rule), f"r{rid}", ".ludex-rule") + "\n" + _block(*parts, cls="ludex-rule-body")
+
+
+def _words_and_transcription(link: Linker, g, rule: A.Rule, errata) -> str:
+    """The rule's words paragraph by paragraph (``weave``), each beside the statements that carry it out:
+    side by side where the content is wide enough, the words above their statements on a phone
+    (ludex.css, a container query: no script). Notes and examples go under the paragraph they follow;
+    the statements' comments stay in the code, and long lines wrap."""
+    rows = weave(rule)
+    path = display_path(rule.span.path)
+    coded = any(row.chunks for row in rows)
+    out = []
+    for row in rows:
+        words = f"<p>{_corrected_prose(link, g, row.text, errata)}</p>" if row.text is not None else ""
+        for doc in row.docs:
+            paras = "".join(f"<p>{link.prose(p)}</p>" for p in paragraphs(doc.text))
+            label = {"note": "Note", "example": "Example"}.get(doc.kind, doc.kind.title())
+            kind = "note" if doc.kind == "note" else "example"
+            words += (f'<div class="admonition {kind} ludex-{kind}"><p class="admonition-title">{label}</p>'
+                      f"{paras}</div>")
+        code = "".join(highlight(c.code, _RULES_LEXER, link.rule_href, "ludex",
+                                 caption=f"{path} · {_line_range(c.first, c.last)}") for c in row.chunks)
+        cls = "ludex-para" + ("" if code or not coded else " ludex-para-words")
+        out.append(f'<div class="{cls}"><div class="ludex-text">{words}</div>'
+                   + (f'<div class="ludex-para-code">{code}</div>' if code else "") + "</div>")
+    head = ""
+    if coded:
+        head = ('<div class="ludex-weave-head" data-search-exclude="true"><span>The source\'s words</span>'
+                f"<span>Transcription · {esc(path)} · {_line_range(rule.span.line, rule.span.end_line)}</span></div>")
+    return f'<div class="ludex-weave{"" if coded else " ludex-weave-words"}">{head}{"".join(out)}</div>'
+
+
+def _line_range(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}–{last}"
 
 
 def _around(game: SiteGame, rid: str, link: Linker) -> str:
