@@ -318,6 +318,7 @@ def test_a_rule_reads_text_then_transcription_then_rulings_citing_it_first(site)
     assert order == sorted(order), order
     code = html.unescape(re.sub(r"<[^>]+>", "", section[section.index("<pre"):section.index("</pre>")]))
     assert "value first-turn-player = if odd(current-round)" in code
+    assert '<span class="ludex-name">first-turn-player</span>' in section     # kept whole where it wraps
     assert "defending player takes the first turn" not in code        # the words once, above it
     citing = [r for r in huntik.runs if "500.1c" in r.cites]
     through = [r for r in huntik.runs_by_rule["500.1c"] if "500.1c" not in r.cites]
@@ -1082,14 +1083,17 @@ _ROW = """id => { const body = document.getElementById(id).nextElementSibling;
                         return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
     const pres = [...document.querySelectorAll(".ludex-weave pre")];
     return { text: box(".ludex-text"), code: box(".ludex-para-code"), page: document.documentElement.scrollWidth,
-             wide: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length, pres: pres.length }; }"""
+             wide: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length, pres: pres.length,
+             names: document.querySelectorAll(".ludex-weave .ludex-name").length,
+             split: [...document.querySelectorAll(".ludex-weave .ludex-name")].filter(n => n.getClientRects().length > 1)
+                    .map(n => n.textContent) }; }"""
 
 
 @pytest.mark.browser
 def test_a_rules_words_and_transcription_side_by_side_on_a_laptop_stacked_on_a_phone(site, served, browser):
     """Huntik 500.1c and AGoT 1.3: at 1366x900 each paragraph's words on the left, the statements carrying
     them out on the right, level with them; at 390x844 the statements under the words, nothing wider than
-    the screen and no code line scrolling sideways (they wrap)."""
+    the screen and no code line scrolling sideways (they wrap, between words: no name at its hyphen)."""
     for device, opts in (("laptop", dict(viewport={"width": 1366, "height": 900})), ("phone", PHONE)):
         context = browser.new_context(**opts)
         page = context.new_page()
@@ -1104,6 +1108,7 @@ def test_a_rules_words_and_transcription_side_by_side_on_a_laptop_stacked_on_a_p
                 assert code["top"] >= text["bottom"] - 1 and abs(code["left"] - text["left"]) < 2, (rid, row)
                 assert row["page"] <= 390, (rid, row)
             assert row["pres"] and row["wide"] == 0, (device, rid, row)
+            assert row["names"] > 3 and row["split"] == [], (device, rid, row["split"])          # no name broken at its hyphen
         context.close()
 
 

@@ -126,7 +126,8 @@ def _css_class(ttype) -> str:
 def highlight(code: str, lexer, link: Optional[Callable[[str], Optional[str]]] = None,
               language: str = "ludex", search: bool = False, caption: str = "") -> str:
     """Source code as highlighted HTML in the markup Material styles (``div.highlight > pre > code``);
-    every ``Name.Label`` token (a rule id) for which ``link`` gives a URL becomes a link. The code is
+    every ``Name.Label`` token (a rule id) for which ``link`` gives a URL becomes a link; a hyphenated name
+    is kept whole where a long line wraps. The code is
     left out of the search index unless ``search``."""
     parts = []
     run_cls, run_text = None, []
@@ -147,6 +148,12 @@ def highlight(code: str, lexer, link: Optional[Callable[[str], Optional[str]]] =
                 flush()
                 parts.append(f'<a class="ludex-code-ref {cls}" href="{esc(url)}">{esc(value)}</a>')
                 continue
+        if "-" in value and ttype in Name:
+            # a wrapped line breaks between words, never inside a name at its hyphen ("defending-" on one
+            # line, "player" on the next reads as two words)
+            flush()
+            parts.append(f'<span class="{(cls + " ").lstrip()}ludex-name">{esc(value)}</span>')
+            continue
         if cls != run_cls:
             flush()
             run_cls = cls
