@@ -14,9 +14,13 @@
    by ``huntik_by_hand.py`` (plain Python, the same games trace for trace, checked before timing):
    ``huntik, engine ÷ hand-written: X``.
 
-Each timing starts after a full garbage collection, so that neither side pays for the other's garbage,
-and is the best of three (``--repeat``) in CPU time: the machine is shared, and a slower run measures
-the neighbours.
+Each timing is CPU time and starts after a full garbage collection, so that neither side pays for the
+other's garbage. The machine is shared and noisy, so nothing is a best-of-N: the two sides of a ratio
+are timed in ``--repeat`` interleaved rounds (which goes first alternating), the ratio taken within each
+round, and the median of those paired ratios is printed with their spread (min-max); games/s is the
+median over the rounds, with its spread. On both sides of every ratio the trace is put into words
+inside the timed part (the engine's ``Game.trace``, the hand-written side's f-strings), and the output
+says what each side does.
 
 Run: python benchmarks/engine.py [--rounds N] [--games N] [--repeat N]
 
@@ -28,14 +32,16 @@ from __future__ import annotations
 
 import argparse
 import gc
+import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "interpreter"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))     # huntik_by_hand, also when imported
 
 import huntik_by_hand  # noqa: E402  (beside this script)
+from huntik_by_hand import spread  # noqa: E402
 from ludex.engine.agents import RandomAgent  # noqa: E402
 from ludex.check.checks import check  # noqa: E402
 from ludex.engine.game import Game, Program  # noqa: E402
@@ -85,9 +91,10 @@ def engine_run(rounds: int) -> tuple:
     gc.collect()
     start = time.process_time()
     game.run()
+    made = game.trace           # (its words: inside the timed part, as the hand-written side's are)
     elapsed = time.process_time() - start
     s = game.state
-    trace = [(e.rule, e.kind, e.text, e.player) for e in game.trace]
+    trace = [(e.rule, e.kind, e.text, e.player) for e in made]
     return elapsed, (s.fields["pot"], [p.fields["coins"] for p in s.players],
                      [p.fields["plays"] for p in s.players]), trace
 
@@ -173,21 +180,31 @@ flow { repeat { run 1 } until round >= ROUNDS }
 '''
 
 
-def counters_ratio(rounds: int, repeat: int) -> float:
-    """Engine over hand-written Python for counters and conditionals, both writing the same trace
-    (each side's best of ``repeat``)."""
-    times = [counters_times(rounds) for _ in range(repeat)]
-    return min(e for e, _ in times) / min(p for _, p in times)
+def counters_ratio(rounds: int, repeat: int) -> dict:
+    """Engine over hand-written Python for counters and conditionals, both writing the same trace in
+    words: the paired ratios of ``repeat`` rounds, which side goes first alternating (``spread``)."""
+    return spread([e / p for e, p in (counters_times(rounds, r % 2 == 1) for r in range(repeat))])
 
 
-def counters_times(rounds: int) -> tuple:
+def counters_times(rounds: int, hand_first: bool = False) -> tuple:
     gamedef = assemble("counters", [parse_rules(COUNTERS.replace("ROUNDS", str(rounds)), "counters.ludex")])
     assert check(gamedef) == []
     game = Game(gamedef, ["a", "b", "c", "d"], first_option)
+    if hand_first:
+        python_time, trace = counters_by_hand(rounds)
     gc.collect()
     start = time.process_time()
     game.run()
+    made = game.trace
     engine_time = time.process_time() - start
+    if not hand_first:
+        python_time, trace = counters_by_hand(rounds)
+    assert [(e.rule, e.kind, e.text, e.player) for e in made] == trace
+    return engine_time, python_time
+
+
+def counters_by_hand(rounds: int) -> tuple:
+    """The counters procedure written by hand: its CPU time and its trace."""
     gc.collect()
     start = time.process_time()
     trace, coins, names, rnd, pot = [], [0, 0, 0, 0], "abcd", 0, 0
@@ -203,24 +220,23 @@ def counters_times(rounds: int) -> tuple:
         trace.append(("1", "change", f"pot: {old} -> {pot}", ""))
         if rnd >= rounds:
             break
-    python_time = time.process_time() - start
-    assert [(e.rule, e.kind, e.text, e.player) for e in game.trace] == trace
-    return engine_time, python_time
+    return time.process_time() - start, trace
 
 
 def games_per_second(key: str, games: int, repeat: int) -> tuple:
-    """Random games per second (the best of ``repeat`` runs of the same ``games`` seeds), the engine
-    steps a game takes on average, and the time compiling the game's rules took (once per game
-    definition, before the games: a simulation of many games pays it once)."""
+    """Random games per second (``Game.run``, the same ``games`` seeds in each of ``repeat`` rounds: the
+    median rate over the rounds with its spread, ``spread``), the engine steps a game takes on average,
+    and the time compiling the game's rules took (once per game definition, before the games: a
+    simulation of many games pays it once)."""
     loaded = load_game(key)
     if not loaded.ok:
-        return float("nan"), float("nan"), float("nan")
+        return spread([float("nan")]), float("nan"), float("nan")
     gamedef = loaded.game
     count = gamedef.header.min_players if gamedef.header else 2
     start = time.perf_counter()
     Program.of(gamedef)
     compiled = time.perf_counter() - start
-    best, steps = float("inf"), 0
+    rates, steps = [], 0
     for _ in range(repeat):
         gc.collect()
         steps = 0
@@ -229,40 +245,57 @@ def games_per_second(key: str, games: int, repeat: int) -> tuple:
             game = Game(gamedef, [f"p{i + 1}" for i in range(count)], RandomAgent(seed), seed=seed)
             game.run()
             steps += game.steps
-        best = min(best, time.process_time() - start)
-    return games / best, steps / games, compiled
+        rates.append(games / (time.process_time() - start))
+    return spread(rates), steps / games, compiled
+
+
+def procedure_ratio(rounds: int, repeat: int) -> tuple:
+    """The procedure (``LOOP``) by the engine and by hand in ``repeat`` paired rounds, which goes first
+    alternating, both checked to reach the same state and trace: the paired ratios (``spread``), each
+    side's median CPU seconds, and the trace's length."""
+    global ROUNDS_
+    ROUNDS_ = rounds
+    ratios, engine_times, python_times, events = [], [], [], 0
+    for r in range(repeat):
+        if r % 2 == 0:
+            engine_time, engine_result, engine_trace = engine_run(rounds)
+            python_time, python_result, python_trace = python_run(rounds)
+        else:
+            python_time, python_result, python_trace = python_run(rounds)
+            engine_time, engine_result, engine_trace = engine_run(rounds)
+        assert engine_result == python_result, (engine_result, python_result)
+        assert engine_trace == python_trace, next((e, p) for e, p in zip(engine_trace, python_trace) if e != p)
+        ratios.append(engine_time / python_time)
+        engine_times.append(engine_time)
+        python_times.append(python_time)
+        events = len(python_trace)
+    return spread(ratios), statistics.median(engine_times), statistics.median(python_times), events
+
+
+def _spread_words(s: dict, digits: int = 2) -> str:
+    return f"median {s['median']:.{digits}f} (min-max {s['min']:.{digits}f}-{s['max']:.{digits}f})"
 
 
 def main():
-    global ROUNDS_
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    ROUNDS_ = args.rounds
-    engine_times, python_times = [], []
-    for _ in range(args.repeat):
-        engine_time, engine_result, engine_trace = engine_run(args.rounds)
-        python_time, python_result, python_trace = python_run(args.rounds)
-        assert engine_result == python_result, (engine_result, python_result)
-        assert engine_trace == python_trace, next((e, p) for e, p in zip(engine_trace, python_trace) if e != p)
-        engine_times.append(engine_time)
-        python_times.append(python_time)
-    engine_time, python_time = min(engine_times), min(python_times)
-    print(f"procedure: {args.rounds} rounds, 4 players; the same final state and the same "
-          f"{len(python_trace)}-event trace from both")
+    ratio, engine_time, python_time, events = procedure_ratio(args.rounds, args.repeat)
+    print(f"procedure: {args.rounds} rounds, 4 players; the same final state and the same {events}-event trace "
+          f"from both, put into words on both sides inside the timed part (the engine's Game.trace, the "
+          f"hand-written f-strings)")
     print(f"engine: {engine_time * 1000:.1f} ms   hand-written Python: {python_time * 1000:.1f} ms   "
-          f"(CPU time, best of {args.repeat})")
-    print(f"ratio: {engine_time / python_time:.1f}  (target: at most 5)")
-    print(f"ratio (counters and conditionals): {counters_ratio(args.rounds * 2, args.repeat):.1f}")
+          f"(CPU time, medians of {args.repeat} interleaved rounds)")
+    print(f"ratio: {_spread_words(ratio, 1)}  (target: at most 5)")
+    print(f"ratio (counters and conditionals): {_spread_words(counters_ratio(args.rounds * 2, args.repeat), 1)}")
     for key in bundled_games():
-        rate, steps, compiled = games_per_second(key, args.games, args.repeat)
-        print(f"{key}: {rate:.1f} random games/s, {steps:.0f} steps a game, {rate * steps / 1000:.0f}k steps/s "
-              f"(one core; its rules compiled once before, in {compiled * 1000:.0f} ms)")
-    engine_rate, hand_rate = huntik_by_hand.compare(args.games, args.repeat)
-    print(f"huntik, engine ÷ hand-written: {hand_rate / engine_rate:.1f}  (the same {args.games} games, trace for "
-          f"trace: {engine_rate:.1f} games/s by the engine, {hand_rate:.1f} by huntik_by_hand.py)")
+        rates, steps, compiled = games_per_second(key, args.games, args.repeat)
+        print(f"{key}: random games/s {_spread_words(rates, 1)}, {steps:.0f} steps a game, "
+              f"{rates['median'] * steps / 1000:.0f}k steps/s (one core, {args.repeat} rounds of {args.games} games; "
+              f"its rules compiled once before, in {compiled * 1000:.0f} ms)")
+    print(huntik_by_hand.report(huntik_by_hand.compare(args.games, args.repeat)))
 
 
 if __name__ == "__main__":

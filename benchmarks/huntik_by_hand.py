@@ -25,7 +25,7 @@ Archive and Foundation Scout are in no deck list, so in these games no card is e
 power ever resolves at the start or end of a round, and no card has a free action power; no mission sets
 a winner before the end of round seven, when the defending player wins (501.1).
 
-Run: python benchmarks/huntik_by_hand.py [--games N] [--repeat N]
+Run: python benchmarks/huntik_by_hand.py [--games N] [--rounds R]
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -196,7 +197,7 @@ def play(seed: int, players=("p1", "p2")) -> tuple:
 
 def _engine():
     """The engine's pieces and Huntik's rules, compiled once (as ``benchmarks/engine.py`` does)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "interpreter"))
     from ludex.engine.agents import RandomAgent
     from ludex.engine.game import Game, Program
     from ludex.load import load_game
@@ -229,53 +230,83 @@ def check_same(gamedef, Game, RandomAgent, seeds) -> int:
     return events
 
 
-def _best_times(runs, repeat: int) -> list[float]:
-    """For each of ``runs``, the least CPU time it took in ``repeat`` rounds, each run after a full garbage
-    collection. The runs take turns within each round, so that a noisy spell on the shared machine falls on
-    both sides, not on one."""
-    best = [float("inf")] * len(runs)
-    for _ in range(repeat):
-        for i, run in enumerate(runs):
-            gc.collect()
-            start = time.process_time()
-            run()
-            best[i] = min(best[i], time.process_time() - start)
-    return best
+def by_engine(gamedef, Game, RandomAgent, seed: int) -> int:
+    """The engine's side of the timed work: the game for ``seed`` played, then its whole trace put into
+    words (``Game.trace``: each event's ``TraceEvent``, its text the words the hand-written side makes
+    with f-strings as it plays); the events traced."""
+    game = Game(gamedef, ["p1", "p2"], RandomAgent(seed), seed=seed)
+    game.run()
+    return len(game.trace)
 
 
-def _compare(games: int, repeat: int) -> tuple:
+def by_hand(seed: int) -> int:
+    """The hand-written side of the timed work: ``play(seed)``, its trace's words made as it plays; the
+    events traced."""
+    return len(play(seed)[1])
+
+
+#: What each side does inside the timed part, for the report.
+WORK = ("engine: Game(huntik, [p1, p2], RandomAgent(seed), seed=seed).run(), then game.trace (every event "
+        "a TraceEvent with its words); by hand: play(seed), its trace a list of (rule, kind, words, player) "
+        "tuples made as it plays")
+
+
+def spread(values: list) -> dict:
+    """The median of ``values``, their interquartile range and extremes."""
+    ordered = sorted(values)
+    q1, q3 = (statistics.quantiles(ordered, n=4, method="inclusive")[::2] if len(ordered) > 1
+              else (ordered[0], ordered[0]))
+    return {"median": statistics.median(ordered), "q1": q1, "q3": q3, "min": ordered[0], "max": ordered[-1]}
+
+
+def paired(gamedef, Game, RandomAgent, seeds, rounds: int) -> dict:
+    """Both sides timed on the same games in ``rounds`` interleaved rounds: in each, every seed played by
+    the engine and by hand one after the other (each in CPU time after a full garbage collection), which
+    goes first alternating, so that a noisy spell of the shared machine falls on both; a round's ratio is
+    its engine time over its hand-written time. Out: the paired ratios' spread (``spread``), and each
+    side's games/s (the median over the rounds)."""
+    sides = (lambda seed: by_engine(gamedef, Game, RandomAgent, seed), by_hand)
+    ratios, rates = [], ([], [])
+    for r in range(rounds):
+        spent = [0.0, 0.0]
+        for j, seed in enumerate(seeds):
+            for i in ((0, 1) if (r + j) % 2 == 0 else (1, 0)):
+                gc.collect()
+                start = time.process_time()
+                sides[i](seed)
+                spent[i] += time.process_time() - start
+        ratios.append(spent[0] / spent[1])
+        for i in (0, 1):
+            rates[i].append(len(seeds) / spent[i])
+    return {"ratio": spread(ratios), "engine_games_per_s": statistics.median(rates[0]),
+            "hand_games_per_s": statistics.median(rates[1]), "games": len(seeds), "rounds": rounds}
+
+
+def compare(games: int, rounds: int) -> dict:
+    """``paired`` for seeds 1 to ``games``, after asserting that both sides play the same games (winners
+    and traces); ``events``: the events the games traced."""
     gamedef, Game, RandomAgent = _engine()
     seeds = range(1, games + 1)
     events = check_same(gamedef, Game, RandomAgent, seeds)
-
-    def by_engine():
-        for seed in seeds:
-            Game(gamedef, ["p1", "p2"], RandomAgent(seed), seed=seed).run()
-
-    def by_hand():
-        for seed in seeds:
-            play(seed)
-
-    engine_time, hand_time = _best_times([by_engine, by_hand], repeat)
-    return games / engine_time, games / hand_time, events
+    return dict(paired(gamedef, Game, RandomAgent, seeds, rounds), events=events)
 
 
-def compare(games: int, repeat: int) -> tuple[float, float]:
-    """``(engine games/s, hand-written games/s)`` for seeds 1 to ``games`` (CPU time, best of ``repeat``),
-    after asserting that both play the same games (winners and traces)."""
-    engine_rate, hand_rate, _ = _compare(games, repeat)
-    return engine_rate, hand_rate
+def report(figures: dict) -> str:
+    """``compare``'s figures in words."""
+    r = figures["ratio"]
+    return (f"huntik, engine ÷ hand-written: median {r['median']:.2f} (interquartile {r['q1']:.2f}-{r['q3']:.2f}, "
+            f"min-max {r['min']:.2f}-{r['max']:.2f}; {figures['rounds']} paired rounds of the same "
+            f"{figures['games']} games, {figures['events']} events, trace for trace; CPU time)\n"
+            f"  engine {figures['engine_games_per_s']:.1f} games/s, by hand {figures['hand_games_per_s']:.1f} "
+            f"games/s (medians)\n  timed on both sides, words included: {WORK}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    engine_rate, hand_rate, events = _compare(args.games, args.repeat)
-    print(f"huntik: engine {engine_rate:.1f} games/s, the same games hand-written in Python {hand_rate:.1f} "
-          f"games/s: engine ÷ hand-written {hand_rate / engine_rate:.1f} (the same traces from both: {events} "
-          f"events in {args.games} games; CPU time, best of {args.repeat})")
+    print(report(compare(args.games, args.rounds)))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "interpreter"))
 
 from ludex.engine.agents import RandomAgent  # noqa: E402
 from ludex.compliance.recorder import default_players  # noqa: E402

@@ -158,16 +158,16 @@ class Worker:
         return {"ok": True, "events": events}
 
     def time_huntik_ratio(self, seed: int) -> dict:
-        """CPU seconds of the same game by the engine and by hand, as ``huntik_by_hand.compare`` times
-        them (the engine's trace events carry their words; the hand-written tuples theirs)."""
+        """CPU seconds of the same game by the engine and by hand, the work ``huntik_by_hand.paired``
+        times (on both sides the trace's words made: ``huntik_by_hand.WORK``)."""
         gamedef, Game, RandomAgent = self.defs["huntik"], self.pieces["Game"], self.pieces["RandomAgent"]
         gc.collect()
         start = time.process_time()
-        Game(gamedef, ["p1", "p2"], RandomAgent(seed), seed=seed).run()
+        self.by_hand.by_engine(gamedef, Game, RandomAgent, seed)
         engine = time.process_time() - start
         gc.collect()
         start = time.process_time()
-        self.by_hand.play(seed)
+        self.by_hand.by_hand(seed)
         hand = time.process_time() - start
         return {"engine": engine, "hand": hand}
 
