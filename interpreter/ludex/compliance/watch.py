@@ -3,7 +3,7 @@
 ``Watch`` wraps ``Game.run_rule`` on the instance: it counts rounds (``round_rule_of``: the rule the
 flow's outer loop begins with) and stops a game past its bound with ``UnendingGame``; it checks the
 state's invariants after every rule run and, through ``check``, at every decision, stopping the
-game with ``InvariantBroken``. ``describe_state`` puts a game's whole state in words.
+game with ``InvariantBroken`` (a look noted in the game's books as the engine's own looks are). ``describe_state`` puts a game's whole state in words.
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ class Watch:
         self.on_round = on_round
         self.round_rule, self.loop_span = round_rule_of(game.gamedef)
         self.last_rule = ""
-        self._version = self._cards_moved = -1      # the state and its cards when ``check`` last looked
         original = game.run_rule
         engine_checks = bool(getattr(game, "check_invariants", False))
 
@@ -89,23 +88,31 @@ class Watch:
         game.run_rule = run_rule
 
     def check(self, rule: str = ""):
+        """The invariants looked at now (at a decision, mid-rule), as the engine looks after a rule
+        (``Game.look``), a break raised as ``InvariantBroken``. Only a card created, moved or reordered
+        (``cards_moved``) or a change that may leave a bound broken (``bounds_changed``) can break one:
+        while neither moved since the last look (the engine's or this one's: ``books.invariants_at``),
+        which found the state sound, there is nothing to look at. The look is narrowed to the zones
+        changed and the cards placed since, and a sound look is noted in the books as the engine's is
+        (the zones and cards emptied), so that the engine's next look starts from it."""
         if not self.invariants:
             return
-        game = self.game
-        books = game.books
-        if books.version == self._version:
-            return          # nothing changed since the last look, which found the state sound
-        # Since the last look (the engine's, after a rule, or this one), only the zones the engine
-        # notes as changed may have changed: the others are as that look found them.
-        moved = books.cards_moved != self._cards_moved
-        breaks = game.state.invariant_breaks(cards_moved=moved, changed=set(books.zones_changed),
-                                             placed=set(books.cards_placed))
-        self._version, self._cards_moved = books.version, books.cards_moved
+        books = self.game.books
+        moved, bounds = books.cards_moved, books.bounds_changed
+        if moved + bounds == books.invariants_at:
+            return
+        breaks = self.game.state.invariant_breaks(cards_moved=moved != books.cards_checked_at,
+                                                  changed=books.zones_changed, placed=books.cards_placed,
+                                                  bounds_changed=bounds != books.bounds_checked_at)
         if breaks:
             where = f"after rule {rule} ran" if rule else "here"
             raise InvariantBroken([Diagnostic(
                 "runtime", "R003", f"the state is impossible {where}: " + "; ".join(breaks),
                 self.game.current_span or A.NOWHERE, rule=rule)], breaks, rule)
+        books.invariants_at = moved + bounds
+        books.cards_checked_at, books.bounds_checked_at = moved, bounds
+        books.zones_changed.clear()
+        books.cards_placed.clear()
 
 
 #: The words of the engine's own invariant check (``Game.check_invariants``).
