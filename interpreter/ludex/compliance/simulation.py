@@ -36,7 +36,7 @@ from ..parse import ast as A
 from ..parse.definition import GameDef
 from ..runtime.records import Violation
 from .recorder import default_players
-from .watch import INCONSISTENT, InvariantBroken, UnendingGame, Watch, round_rule_of
+from .watch import INCONSISTENT, CheckedAgent, InvariantBroken, UnendingGame, Watch, round_rule_of
 
 #: How many rounds a simulated game may last before it is reported as not ending. A round is one
 #: pass of the flow's outer ``repeat`` (counted when the first rule it runs begins). No bundled game
@@ -85,19 +85,10 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
     state) | error (a rule could not run) | crash (a Python exception: an engine bug)."""
     gamedef = load_for_simulation(game_key)
     names = default_players(gamedef, players, fmt)
-    random_agent = RandomAgent(seed)
-    decisions = [0]
-    watch_box: list = []
-
-    def agent(game, decision):
-        decisions[0] += 1
-        watch_box[0].check(decision.rule)
-        return random_agent(game, decision)
-
+    agent = CheckedAgent(RandomAgent(seed))
     budget = max_steps if max_steps is not None else STEP_BUDGET
     game = Game(gamedef, names, agent, seed=seed, format=fmt, step_budget=budget)
-    watch = Watch(game, max_rounds=max_rounds, invariants=True)
-    watch_box.append(watch)
+    watch = agent.watch = Watch(game, max_rounds=max_rounds, invariants=True)
     result = {"game": game_key, "seed": seed, "players": names, "format": game.state.format, "status": "",
               "winners": [], "rounds": 0, "decisions": 0, "steps": 0, "events": 0, "seconds": 0.0, "cpu": 0.0,
               "exercised": [], "problem": None,
@@ -146,7 +137,7 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
                              "where": str(d.span) if d.span and d.span.line else "",
                              "step": game.steps, "event": len(game.events)}
     result["rounds"] = watch.rounds
-    result["decisions"] = decisions[0]
+    result["decisions"] = agent.decisions
     result["steps"] = game.steps
     result["events"] = len(game.events)     # (as many as the trace; none of them put in words)
     result["exercised"] = sorted(r for r in game.rules_exercised() if r in gamedef.rules)

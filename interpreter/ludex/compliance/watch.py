@@ -87,14 +87,15 @@ class Watch:
 
         game.run_rule = run_rule
 
-    def check(self, rule: str = ""):
+    def check(self, rule: Optional[str] = ""):
         """The invariants looked at now (at a decision, mid-rule), as the engine looks after a rule
         (``Game.look``), a break raised as ``InvariantBroken``. Only a card created, moved or reordered
         (``cards_moved``) or a change that may leave a bound broken (``bounds_changed``) can break one:
         while neither moved since the last look (the engine's or this one's: ``books.invariants_at``),
         which found the state sound, there is nothing to look at. The look is narrowed to the zones
         changed and the cards placed since, and a sound look is noted in the books as the engine's is
-        (the zones and cards emptied), so that the engine's next look starts from it."""
+        (the zones and cards emptied), so that the engine's next look starts from it. ``rule``: the
+        rule a break is reported at; None for the innermost rule running (``rule_running``)."""
         if not self.invariants:
             return
         books = self.game.books
@@ -105,6 +106,8 @@ class Watch:
                                                   changed=books.zones_changed, placed=books.cards_placed,
                                                   bounds_changed=bounds != books.bounds_checked_at)
         if breaks:
+            if rule is None:
+                rule = self.rule_running()
             where = f"after rule {rule} ran" if rule else "here"
             raise InvariantBroken([Diagnostic(
                 "runtime", "R003", f"the state is impossible {where}: " + "; ".join(breaks),
@@ -113,6 +116,39 @@ class Watch:
         books.cards_checked_at, books.bounds_checked_at = moved, bounds
         books.zones_changed.clear()
         books.cards_placed.clear()
+
+
+    def rule_running(self) -> str:
+        """The innermost rule running (``Game.running``: a rule's id, not a trigger's or a state check's
+        level, whose entries are words), or "" when none is."""
+        for what in reversed(self.game.running):
+            if " " not in what:
+                return what
+        return ""
+
+
+class CheckedAgent:
+    """A simulated game's agent: ``agent``'s answers (a ``RandomAgent``), each decision counted
+    (``decisions``) and the invariants looked at first (``Watch.check``). Like a ``RandomAgent`` it
+    answers from the options alone (``answer_from``), so that windows, turns and choices ask it
+    without making a ``Decision``; an order, or a decision with no option, comes as one."""
+
+    __slots__ = ("agent", "watch", "decisions")
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.watch: Optional[Watch] = None      # (set once the game and its watch are made)
+        self.decisions = 0
+
+    def __call__(self, game, decision):
+        self.decisions += 1
+        self.watch.check(decision.rule)
+        return self.agent(game, decision)
+
+    def answer_from(self, options: list):
+        self.decisions += 1
+        self.watch.check(None)
+        return self.agent.answer_from(options)
 
 
 #: The words of the engine's own invariant check (``Game.check_invariants``).
