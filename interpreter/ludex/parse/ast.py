@@ -1,4 +1,4 @@
-"""The AST of the rules language: plain frozen dataclasses, one per construct, each with a span.
+"""The AST of the rules language: frozen dataclasses (made cheaply, see ``node``), one per construct, each with a span.
 
 In: nothing (the parser's tree builders, ``builders.py``, construct these). Out: the nodes every later
 pass reads. Passes never mutate nodes; what they learn goes into side tables keyed by node.
@@ -6,7 +6,9 @@ pass reads. Passes never mutate nodes; what they learn goes into side tables key
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import _FIELD, MISSING, Field, FrozenInstanceError, field
+from functools import lru_cache
+from types import FunctionType
 from typing import Optional, Union
 
 from ..diagnostics import Span  # noqa: F401  (every node has one: ``A.Span``)
@@ -15,8 +17,80 @@ NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
 
 def node(cls):
-    """Declare an AST node: frozen, slotted, compared by value but not by span."""
-    return dataclass(frozen=True, slots=True)(cls)
+    """Declare an AST node: frozen, slotted, compared by value but not by span. To every reader it is
+    the class ``dataclass(frozen=True, slots=True)`` makes (``dataclasses.fields``, ``replace`` and
+    ``is_dataclass`` work on it; ``__init__``, ``__eq__`` and ``__hash__`` do what the dataclass's
+    do), made for a fraction of the cost: the dataclass machinery writes and compiles seven methods
+    for each class, which for the 78 nodes was most of the time spent importing the parser. Here the
+    three methods that depend on the fields are copies of one compiled template per number of fields
+    (``_methods``), renamed to the class's fields; the others are shared."""
+    names = tuple(cls.__dict__.get("__annotations__", {}))
+    fields, defaults = {}, []
+    for name in names:
+        given = cls.__dict__.get(name, MISSING)
+        made = given if isinstance(given, Field) else field() if given is MISSING else field(default=given)
+        made.name, made.type, made._field_type = name, cls.__annotations__[name], _FIELD
+        fields[name] = made
+        if made.default is not MISSING:
+            defaults.append(made.default)
+        elif defaults:
+            raise TypeError(f"{cls.__name__}: non-default field {name!r} follows a default one")
+    compared = tuple(n for n in names if fields[n].compare)
+    body = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
+    body.update(__slots__=names, __dataclass_fields__=fields, __match_args__=names,
+                _shown=tuple(n for n in names if fields[n].repr), __repr__=_node_repr,
+                __setattr__=_node_setattr, __delattr__=_node_delattr,
+                __getstate__=_node_getstate, __setstate__=_node_setstate)
+    for method, template in zip(("__init__", "__eq__", "__hash__"), _methods(len(names), len(compared))):
+        fills = names if method == "__init__" else compared
+        renamed = {f"_f{i}": name for i, name in enumerate(fills)}
+        code = template.__code__
+        code = code.replace(co_name=method, co_qualname=f"{cls.__qualname__}.{method}",
+                            co_varnames=tuple(renamed.get(v, v) for v in code.co_varnames),
+                            co_names=tuple(renamed.get(v, v) for v in code.co_names),
+                            co_consts=tuple(renamed.get(v, v) if isinstance(v, str) else v for v in code.co_consts))
+        body[method] = FunctionType(code, template.__globals__, method,
+                                    tuple(defaults) if method == "__init__" and defaults else None)
+    return type(cls)(cls.__name__, cls.__bases__, body)
+
+
+@lru_cache(maxsize=None)
+def _methods(fields: int, compared: int) -> tuple:
+    """``__init__`` for a node of ``fields`` fields named ``_f0``, ``_f1``..., and ``__eq__`` and
+    ``__hash__`` over ``compared`` of them, as the dataclass writes them (compiled once per count)."""
+    init = [f"_f{i}" for i in range(fields)]
+    key = "".join(f"self._f{i}," for i in range(compared))
+    other = "".join(f"other._f{i}," for i in range(compared))
+    source = (f"def __init__(self, {', '.join(init)}):\n"
+              + "".join(f"    _set(self, {n!r}, {n})\n" for n in init) + "    return None\n"
+              "def __eq__(self, other):\n"
+              f"    if other.__class__ is self.__class__:\n        return ({key}) == ({other})\n"
+              "    return NotImplemented\n"
+              f"def __hash__(self):\n    return hash(({key}))\n")
+    made = {"_set": object.__setattr__}
+    exec(source, made)     # noqa: S102 (numbered names only: no text from outside this module)
+    return made["__init__"], made["__eq__"], made["__hash__"]
+
+
+def _node_repr(self) -> str:
+    return f"{self.__class__.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._shown)})"
+
+
+def _node_setattr(self, name, value):
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _node_delattr(self, name):
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _node_getstate(self) -> list:
+    return [getattr(self, n) for n in self.__slots__]
+
+
+def _node_setstate(self, state) -> None:
+    for name, value in zip(self.__slots__, state):
+        object.__setattr__(self, name, value)
 
 
 def children(x) -> list:
