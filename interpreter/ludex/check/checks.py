@@ -25,11 +25,10 @@ from ..diagnostics import SOURCES, Diagnostic, LudexError, Related
 from ..parse import ast as A
 from ..parse.definition import GameDef, is_numbered, number_key
 from ..runtime.board import Board
-from ..runtime.builtins import BUILTINS, CONSTANTS
 
-# the most dice a roll may have (a count of 2**64 ran until memory ran out): a count written beyond
-# it is refused here, before anything runs; one worked out beyond it, when the roll is made
-from ..runtime.operations import DICE_LIMIT
+# DICE_LIMIT: the most dice a roll may have (a count of 2**64 ran until memory ran out): a count written
+# beyond it is refused here, before anything runs; one worked out beyond it, when the roll is made
+from ..runtime.builtins import BUILTINS, CONSTANTS, DICE_LIMIT
 from .kinds import CARD_OWN, NOT_NUMBERS, article, element_type, literal_number
 from .spans import count_span, reference_span, references_in, source_words, word_span
 from .values import Scope

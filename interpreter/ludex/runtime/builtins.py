@@ -34,6 +34,10 @@ from .registry import (  # noqa: F401
 )
 from .state import Zone
 
+#: The most dice one roll may have. Every die is a face drawn and traced; games roll a handful, and a
+#: count far beyond this is a mistake that would fill the machine's memory before anything stopped it.
+DICE_LIMIT = 1000
+
 # ------------------------------------------------------------------ players and order
 
 

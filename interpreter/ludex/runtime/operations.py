@@ -15,7 +15,7 @@ from operator import is_
 from ..diagnostics import ForcedPickRefused, LudexError
 from ..parse import ast as A
 from ..parse.builders import MAX_DIGITS
-from .builtins import players_from, value_words
+from .builtins import DICE_LIMIT, players_from, value_words
 from .records import BareFrame, BarePlay, Decision, Frame, GameOver, Goto, Modifier, Play, SkipStep, Violation, kept
 from .state import Card, Player, Zone, items_of, words
 
@@ -37,10 +37,6 @@ def as_list(value) -> list:
         return list(value)
     return [value]
 
-
-#: The most dice one roll may have. Every die is a face drawn and traced; games roll a handful, and a
-#: count far beyond this is a mistake that would fill the machine's memory before anything stopped it.
-DICE_LIMIT = 1000
 
 
 def abilities_of_kind(definition, kind: str) -> tuple:
