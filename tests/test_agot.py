@@ -30,7 +30,7 @@ def agot():
 
 
 def play(gamedef, seed: int, count: int = 2, format: str = "") -> Game:
-    """What `ludex run agot --seed N [--players N --format F]` does (interpreter/ludex/cli.py, cmd_run)."""
+    """What `ludex run agot --seed N [--players N --format F]` does (interpreter/ludex/commands/run.py, cmd_run)."""
     game = Game(gamedef, [f"p{i + 1}" for i in range(count)], RandomAgent(seed), seed=seed, format=format)
     game.run()
     return game

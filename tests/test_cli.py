@@ -544,11 +544,11 @@ def test_output_that_cannot_be_written_is_an_error_not_a_traceback():
 
 def test_check_reports_scenarios_in_a_folder_that_names_no_game(tmp_path, capsys, monkeypatch):
     """A misspelt scenarios/hunitk/ would leave its scenarios unrun while the check passed (C019)."""
-    import ludex.cli as cli
+    import ludex.commands.check as check
     (tmp_path / "hunitk").mkdir()
     (tmp_path / "hunitk" / "turns.scenario").write_text(
         (scenarios_dir() / "huntik" / "turns.scenario").read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.setattr(cli, "scenarios_dir", lambda: tmp_path)
+    monkeypatch.setattr(check, "scenarios_dir", lambda: tmp_path)
     assert exit_code(["check"]) == 3
     err = capsys.readouterr().err
     assert f"{tmp_path / 'hunitk' / 'turns.scenario'}:1:1: error[C019]: this scenario is in the folder 'hunitk'" in err
@@ -593,12 +593,12 @@ def test_a_games_part_file_in_the_bundled_rules_is_no_game_of_its_own(tmp_path, 
 
 def test_a_scenario_file_that_does_not_check_shows_in_its_games_row_and_json(tmp_path, capsys, monkeypatch):
     import json
-    import ludex.cli as cli
+    import ludex.commands.check as check
     (tmp_path / "huntik").mkdir()
     text = (scenarios_dir() / "huntik" / "rounds.scenario").read_text(encoding="utf-8")
     (tmp_path / "huntik" / "rounds.scenario").write_text(text.replace("expect", "expect zed.gold == 1\n  expect", 1),
                                                          encoding="utf-8")
-    monkeypatch.setattr(cli, "scenarios_dir", lambda: tmp_path)
+    monkeypatch.setattr(check, "scenarios_dir", lambda: tmp_path)
     assert exit_code(["check"]) == 3
     [row] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("huntik")]
     assert row.endswith("(1 scenario file does not check: not run)")

@@ -22,7 +22,7 @@ def huntik():
 
 
 def play(gamedef, seed: int) -> Game:
-    """The game `ludex run huntik --seed N` plays (interpreter/ludex/cli.py, cmd_run)."""
+    """The game `ludex run huntik --seed N` plays (interpreter/ludex/commands/run.py, cmd_run)."""
     game = Game(gamedef, list(PLAYERS), RandomAgent(seed), seed=seed)
     game.run()
     return game

@@ -1,7 +1,8 @@
 """Start-up: ``ludex --help``, a command's ``--help`` and a usage error import nothing of the pipeline
-(no parser, no AST, no checker, no engine; ``cli.py`` imports those inside the commands that use
-them). Each case runs in a fresh Python process, which reports the modules it ended with; nothing is
-timed here (``benchmarks/startup.py`` measures the start-up's CPU time against Python's own).
+(no parser, no AST, no checker, no engine, no command body: ``cli.py`` imports a command's module of
+``commands/`` when it runs), and a check of rules files alone no scenario runner nor engine. Each case
+runs in a fresh Python process, which reports the modules it ended with; nothing is timed here
+(``benchmarks/startup.py`` measures the start-up's CPU time against Python's own).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def env() -> dict:
 def heavy(modules) -> list:
     """The modules of those given that a help text or a usage error should not have loaded."""
     return sorted(m for m in modules if m in HEAVY_MODULES
-                  or any(m == p or m.startswith(p + ".") for p in HEAVY_PACKAGES) or m.startswith("ludex.site."))
+                  or any(m == p or m.startswith(p + ".") for p in HEAVY_PACKAGES)
+                  or m.startswith(("ludex.site.", "ludex.commands.")))
 
 
 def loaded_by(argv: list) -> tuple[int, list]:
@@ -54,10 +56,10 @@ def loaded_by(argv: list) -> tuple[int, list]:
 
 def test_the_heavy_modules_are_told_apart():
     """The check itself: the pipeline's modules are caught, the light ones and look-alikes are not."""
-    caught = ["lark", "lark.lexer", "ludex.check.checks", "ludex.engine.game", "ludex.load", "ludex.parse",
-              "ludex.parse.ast", "ludex.site.build"]
+    caught = ["lark", "lark.lexer", "ludex.check.checks", "ludex.commands.check", "ludex.commands.common",
+              "ludex.engine.game", "ludex.load", "ludex.parse", "ludex.parse.ast", "ludex.site.build"]
     assert heavy(caught) == caught
-    assert heavy(["ludex", "ludex.cli", "ludex.command", "ludex.resources", "ludex.site", "larkspur",
+    assert heavy(["ludex", "ludex.cli", "ludex.command", "ludex.commands", "ludex.resources", "ludex.site", "larkspur",
                   "ludex.parser_notes", "argparse"]) == []
 
 
@@ -66,6 +68,24 @@ def test_a_command_run_loads_the_pipeline():
     code, modules = loaded_by(["check", "--json", str(ROOT / "rules" / "huntik.ludex")])
     assert code == 0
     assert {"ludex.parse.ast", "ludex.check.checks", "ludex.load"} <= set(modules)
+
+
+#: What a check of rules files alone runs without: no scenario is run, so no engine and no compiler.
+SCENARIO_MODULES = ("ludex.scenarios.runner", "ludex.engine.game", "ludex.program.program", "ludex.commands.scenario_runs")
+
+
+def test_a_check_of_rules_files_loads_no_scenario_runner_nor_engine():
+    code, modules = loaded_by(["check", str(ROOT / "rules" / "huntik.ludex")])
+    assert code == 0
+    assert "ludex.commands.check" in modules and "ludex.check.checks" in modules
+    assert [m for m in SCENARIO_MODULES if m in modules] == []
+
+
+def test_a_check_of_a_bundled_game_loads_what_runs_its_scenarios():
+    """The probe above would see them: a check by a game's name runs its scenarios."""
+    code, modules = loaded_by(["check", "--json", "huntik"])
+    assert code == 0
+    assert [m for m in SCENARIO_MODULES if m in modules] == list(SCENARIO_MODULES)
 
 
 @pytest.mark.parametrize("argv, code", [

@@ -17,8 +17,9 @@ Beside them: ``load.py`` (rules files -> checked game definition: parse, assembl
 the cache are), ``lookup.py`` (a game's name or a judge's words -> the games and rules they mean: the
 rule tree, rule ids in any case, the search of numbers, titles and text), ``explain.py`` (``ludex
 explain``: a game definition and words -> the tree, the matches or a rule for a judge, its text as
-corrected, printed), ``cli.py`` (the ``ludex`` command) and ``command.py`` (its entry point, which sets
-what a signal does before the rest is imported).
+corrected, printed), ``cli.py`` (the ``ludex`` command: its arguments, help and exit codes),
+``commands/`` (each command's body, imported when it runs) and ``command.py`` (its entry point, which
+sets what a signal does before the rest is imported).
 """
 
 __version__ = "0.1.0"

@@ -6,8 +6,9 @@ scenario sources; 130 and 143 stopped by SIGINT (Ctrl-C) and SIGTERM (``ludex.co
 point, sets their handlers; called in-process, ``main`` answers Ctrl-C the same way).
 
 Start-up: ``ludex --help``, a command's ``--help`` and a usage error import nothing of the pipeline
-(no parser, no AST, no checker, no engine: ``tests/test_startup.py``); each command imports what it
-uses when it runs, so the modules imported at the top here are only those the argument parser needs.
+(no parser, no AST, no checker, no engine: ``tests/test_startup.py``); each command's body is a
+module of ``commands/``, imported when the command runs, so the modules imported (and, with no
+bytecode cached, compiled) at the top here are only those the argument parser needs.
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ import signal
 import sys
 from pathlib import Path
 
-from .command import Stopped, held_signals, stopped_line
 from .command import exit_code as stop_exit_code
-from .resources import bundled_games, scenarios_dir
-
-EXIT_OK, EXIT_FAILURES, EXIT_USAGE, EXIT_SOURCE = 0, 1, 2, 3
+from .command import stopped_line
+from .commands import EXIT_FAILURES, EXIT_OK, EXIT_SOURCE, EXIT_USAGE, SEED_MOST  # noqa: F401  (cli.EXIT_*)
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,10 +29,6 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         print(f"ludex: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
-
-
-#: The largest number a rules or log file may write (18 digits, E003), so the largest seed.
-SEED_MOST = 10 ** 18 - 1
 
 
 def at_least(least: int, note: str = "", most: int = SEED_MOST):
@@ -243,664 +238,56 @@ def _run(args) -> int:
         return stop_exit_code(signal.SIGINT)
 
 
-def _games_for(args) -> list:
-    """The games ``check`` checks, each with whether its scenarios run: every bundled game with no
-    PATHs; a bundled game's name (``ludex check agot``, not a file or folder here) names that game,
-    scenarios included; a rules file or folder is checked without running scenarios."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .load import group_by_game, load_game, load_paths
-    if args.paths:
-        bundled = bundled_games()
-        named = [p for p in args.paths if not p.exists() and str(p) in bundled]
-        missing = [p for p in args.paths if not p.exists() and p not in named]
-        if missing:
-            print(f"ludex: error: no such file or folder: {missing[0]} (bundled games: {', '.join(bundled)})",
-                  file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        paths = [p for p in args.paths if p not in named]
-        scenarios = [p for p in paths if p.suffix == ".scenario" and not p.is_dir()]
-        paths = [p for p in paths if p not in scenarios]
-        logs = [p for p in paths if p.suffix == ".log" and not p.is_dir()]
-        if logs:
-            print(f"ludex: error: {logs[0]} is a game log: replay it with 'ludex check-log GAME {logs[0]}'",
-                  file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        empty = [p for p in paths if p.is_dir() and not any(p.glob("*.ludex"))]
-        if empty:
-            also = (f"; the bundled game {empty[0].name} is named so from a folder where no file or folder "
-                    "has its name") if empty[0].name in bundled else ""
-            print(f"ludex: error: the folder {empty[0]} holds no rules files (*.ludex){also}", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        keys = list(dict.fromkeys(str(p) for p in named))
-        groups = group_by_game(paths)
-        twice = [key for key in keys if key in groups]
-        if twice:
-            print(f"ludex: error: {twice[0]} is given twice: by its name (its rules and scenarios) and by "
-                  f"{groups[twice[0]][0]} (its rules alone)", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        given = _scenario_games(scenarios, args.game)
-        twice = [key for key in given if key in keys or key in groups]
-        if twice:
-            print(f"ludex: error: {twice[0]} is given twice: by {'its name' if twice[0] in keys else 'its rules'} "
-                  f"and by the scenario file {given[twice[0]][1][0]}", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        return [(load_game(key), True) for key in keys] + \
-            [(load_paths(key, group), False) for key, group in groups.items()] + \
-            [(loaded, files) for loaded, files in given.values()]
-    _scenario_games([], args.game)          # (--game without scenario files is a usage error)
-    return [(load_game(key), True) for key in bundled_games()]
-
-
-def _scenario_games(scenarios: list, game) -> dict:
-    """The scenario files given to ``check``, by game: ``{key: (loaded game, files)}``. A file's game is
-    ``--game``'s, else the one its folder names (``scenarios/GAME/``), its rules those beside that
-    ``scenarios/`` folder, or the bundled game of that name; a file outside any is a usage error that
-    says how to ask it."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .load import group_by_game, load_game, load_paths
-    from .scenarios.runner import game_folder_of, rules_folder_of
-    if game is not None and not scenarios:
-        print("ludex: error: argument --game: only with scenario files, to say which game they are for",
-              file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-    if not scenarios:
-        return {}
-    if game is not None:
-        loaded = loaded_one(game)
-        return {loaded.key: (loaded, scenarios)}
-    found: dict = {}
-    for path in scenarios:
-        folder = game_folder_of(path)
-        rules = rules_folder_of(path)
-        groups = group_by_game([rules]) if folder is not None and rules is not None else {}
-        if folder is not None and folder.name in groups:
-            where = ("rules", folder.name, tuple(groups[folder.name]))
-        elif folder is not None and folder.name in bundled_games():
-            where = ("bundled", folder.name)
-        else:
-            print(f"ludex: error: {path} is not in a folder scenarios/GAME/, so the game it is for is not known: "
-                  f"name it with --game GAME, or ask the question with 'ludex ask GAME {path}'", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        found.setdefault(where, []).append(path)
-    given = {}
-    for where, files in found.items():
-        loaded = load_game(where[1]) if where[0] == "bundled" else load_paths(where[1], list(where[2]))
-        if loaded.key in given:
-            print(f"ludex: error: the scenario files {given[loaded.key][1][0]} and {files[0]} are for two games "
-                  f"of the same name, {loaded.key}", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        given[loaded.key] = (loaded, files)
-    return given
-
+# The commands' bodies (``commands/``), each imported when its command runs: ``--help`` and a usage
+# error, which end before any runs, compile and import none of them (``tests/test_startup.py``).
 
 def cmd_check(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import render_all
-    selected = _games_for(args)
-    if not selected:
-        print("ludex: no games found", file=sys.stderr)
-        return EXIT_USAGE
-    diagnostics = [d for r, _ in selected for d in r.diagnostics]
-    reports = {}
-    failed_any = False
-    for r, with_scenarios in selected:
-        report = {"ok": r.ok, "rules": len(r.game.rules) if r.game else 0,
-                  "errors": [_diag_json(d) for d in r.diagnostics]}
-        if r.ok and with_scenarios:
-            outcome = run_game_scenarios(r.game, scenarios_dir(), files=None if with_scenarios is True else
-                                         with_scenarios, traces=args.trace)
-            diagnostics += outcome["diagnostics"]
-            failed_any = failed_any or outcome["failed"] > 0
-            report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
-                          coverage=outcome["coverage"], failures=outcome["failures"])
-            report["errors"] += [_diag_json(d) for d in outcome["diagnostics"]]
-            if outcome["diagnostics"]:      # a scenario file that does not check: its scenarios did not run
-                report["ok"] = False
-                report["unchecked_files"] = sorted({d.span.path for d in outcome["diagnostics"]})
-            if args.trace:                  # (the lines a judge reads, in text; the events, in JSON)
-                report["traces"] = [{k: v for k, v in t.items() if k != ("text" if args.json else "trace")}
-                                    for t in outcome["traces"]]
-        reports[r.key] = report
-    if not args.paths:
-        # imported here, not at the top: only this command needs it, and every command starts faster
-        from .scenarios.runner import stray_scenarios
-        stray = stray_scenarios(scenarios_dir(), bundled_games())
-        diagnostics += stray
-        if stray:
-            reports["(no game)"] = {"ok": False, "rules": 0, "errors": [_diag_json(d) for d in stray]}
-    if args.json:
-        import json  # here, not on top: start-up time of every command
-        print(json.dumps({"games": reports}, indent=2))
-    else:
-        for key, rep in reports.items():
-            for traced in rep.get("traces", []):
-                print(f"{key}/{traced['id']}: {traced['status']}\n{traced['text']}\n")
-        print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
-        for key, rep in reports.items():
-            if "scenarios" in rep:
-                cov = rep["coverage"]
-                unexercised = ", ".join(cov["unexercised"]) or "-"
-                unchecked = len(rep.get("unchecked_files", ()))
-                unrun = f"  ({unchecked} scenario file{'s do' if unchecked > 1 else ' does'} not check: " \
-                        "not run)" if unchecked else ""
-                print(f"{key:<10} {rep['rules']:>5} {rep['scenarios']['passed'] + rep['scenarios']['failed']:>10} "
-                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}{unrun}")
-            else:
-                status = "ok" if rep["ok"] else f"{len(rep['errors'])} error(s)"
-                print(f"{key:<10} {rep['rules']:>5}  {status}")
-        for key, rep in reports.items():
-            for failure in rep.get("failures", []):
-                print(f"\nFAILED {key}/{failure['id']}\n{failure['report']}", file=sys.stderr)
-        if diagnostics:
-            print(render_all(diagnostics), file=sys.stderr)
-    if diagnostics:
-        return EXIT_SOURCE
-    return EXIT_FAILURES if failed_any else EXIT_OK
-
-
-def run_game_scenarios(gamedef, folder: Path, files=None, traces: bool = False) -> dict:
-    """Run every scenario of a game (or those of ``files``); coverage is measured from what the runs
-    exercised. With ``traces``, each scenario's trace, as text and as data, under "traces"."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import LudexError
-    from .scenarios.runner import (
-        failure_marks,
-        load_scenarios,
-        render_failure,
-        run_scenario,
-        scenario_files,
-        trace_lines,
-    )
-    passed = failed = 0
-    exercised: set = set()
-    failures, diagnostics, traced = [], [], []
-    for path in scenario_files(folder, gamedef.key) if files is None else files:
-        try:
-            parsed = load_scenarios(gamedef, path)
-        except LudexError as exc:
-            diagnostics += exc.diagnostics
-            continue
-        for scenario in parsed.scenarios:
-            result = run_scenario(gamedef, scenario)
-            exercised |= result.exercised
-            if traces:
-                traced.append({"id": f"{path.name}::{scenario.title}", "status": result.status,
-                               "setup_events": result.setup_events,
-                               "text": "\n".join(trace_lines(result, failure_marks(result))),
-                               "trace": [event.as_json() for event in result.trace]})
-            if result.passed:
-                passed += 1
-            else:
-                failed += 1
-                failures.append({"id": f"{path.name}::{scenario.title}", "status": result.status,
-                                 "report": render_failure(result)})
-    transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
-    unexercised = [rid for rid in transcribed if rid not in exercised]
-    percent = 100.0 * (len(transcribed) - len(unexercised)) / len(transcribed) if transcribed else 100.0
-    return {"passed": passed, "failed": failed, "failures": failures, "diagnostics": diagnostics, "traces": traced,
-            "coverage": {"percent": round(percent, 1), "exercised": sorted(set(transcribed) - set(unexercised)),
-                         "unexercised": unexercised}}
+    # imported here, not at the top: only this command needs it, and every command starts faster; a
+    # check of rules files alone runs no scenario, and starts without the scenario runner and the engine
+    from .commands import check
+    if not check.runs_scenarios(args):
+        return check.cmd_check(args)
+    # imported here, not at the top: only a check that runs scenarios needs it
+    from .commands import scenario_runs
+    return check.cmd_check(args, scenario_runs)
 
 
 def cmd_ask(args) -> int:
     """``ludex ask GAME [FILE | -]``: a question as a scenario, answered: each expectation met or not,
     the winner and the whole trace (``scenarios/answer.py``). Exit 0 every expectation met, 1 one not
     met, 2 a question that cannot be answered as written, 3 rules that do not check or cannot run."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import SourceError, decode_source, read_source, render_all
-    from .scenarios.answer import answer_json, exit_status, render_answer
-    from .scenarios.runner import load_question, run_scenario
-    gamedef = load_one(args.game)
-    if args.file == "-":
-        path = "<stdin>"
-        if sys.stdin.isatty():
-            print("ludex: reading the question from standard input (end it with Ctrl-D)", file=sys.stderr)
-        data = sys.stdin.buffer.read()
-    else:
-        path = args.file
-        if Path(path).is_dir() or not Path(path).exists():
-            print(f"ludex: error: {path} is a folder, not a file" if Path(path).is_dir() else
-                  f"ludex: error: no such file: {path}", file=sys.stderr)
-            return EXIT_USAGE
-        data = None
-    try:
-        text = read_source(path) if data is None else decode_source(data, path)
-        question = load_question(gamedef, text, path)
-    except SourceError as exc:
-        if args.json:
-            import json
-            print(json.dumps({"game": gamedef.key, "source": path, "ok": False,
-                              "errors": [_diag_json(d) for d in exc.diagnostics], "scenarios": []}, indent=1))
-        else:
-            print(render_all(exc.diagnostics), file=sys.stderr)
-        return EXIT_USAGE
-    results = [run_scenario(gamedef, scenario) for scenario in question.scenarios]
-    if args.json:
-        import json
-        print(json.dumps(answer_json(results, gamedef.key, path, _diag_json), indent=1))
-    else:
-        print(render_answer(results, path, brief=args.brief))
-        errors = [d for r in results for d in r.diagnostics]
-        if errors:
-            print(render_all(errors), file=sys.stderr)
-    return exit_status(results)
-
-
-def _diag_json(d) -> dict:
-    return {"path": d.span.path, "line": d.span.line, "column": d.span.column, "code": d.code,
-            "message": d.message, "rule": d.rule, "kind": d.kind, "expected": d.expected, "hint": d.hint}
-
-
-def load_one(game: str):
-    """A bundled game by key, or a rules file by path; exits with the diagnostics if it has errors."""
-    # imported here, not at the top: only the commands that load a game need it; --help starts without it
-    from .diagnostics import SourceError
-    loaded = loaded_one(game)
-    if not loaded.ok:
-        raise SourceError(loaded.diagnostics)
-    return loaded.game
-
-
-def loaded_one(game: str):
-    """A bundled game by key, or a rules file or folder by path, loaded (its diagnostics with it); a
-    name that is neither is a usage error."""
-    # imported here, not at the top: only the commands that load a game need it; --help starts without it
-    from .load import group_by_game, load_game, load_paths
-    path = Path(game)
-    if path.suffix in (".log", ".scenario") and not path.is_dir():
-        what = (f"a game log: replay it with 'ludex check-log GAME {path}'" if path.suffix == ".log" else
-                f"a scenario file: run it with 'ludex check {path}', or ask it with 'ludex ask GAME {path}'")
-        print(f"ludex: error: {path} is {what}; the game is a bundled game's name or its rules (.ludex)",
-              file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-    if path.suffix == ".ludex" or path.exists():
-        if not path.exists():
-            print(f"ludex: error: no such file: {path}", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        groups = group_by_game([path])
-        if len(groups) != 1:
-            # a folder holds the files of one game, or the command would have to pick one itself
-            found = (f"the rules of several games ({', '.join(groups)}): give a folder of one game's files"
-                     if groups else "no rules files (*.ludex)")
-            print(f"ludex: error: the folder {path} holds {found}", file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        [(key, paths)] = groups.items()
-        loaded = load_paths(key, paths)
-    else:
-        if game not in bundled_games():
-            import difflib
-            close = difflib.get_close_matches(game, bundled_games(), n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            print(f"ludex: error: no bundled game '{game}'{hint}; games: {', '.join(bundled_games())}",
-                  file=sys.stderr)
-            raise SystemExit(EXIT_USAGE)
-        loaded = load_game(game)
-    return loaded
-
-
-def show_boards(game, out, seat: str = "") -> None:
-    """Draw each board with the cards that stand on it, and its legend: a card in a public zone whose
-    attribute holds one of the board's spaces is drawn there by the first letters of its title; a
-    hidden attribute only for the player ``seat`` who owns the card (its owner's secret)."""
-    for name, board in game.boards.items():
-        spaces = set(board.spaces)
-        pieces, named = {}, {}
-        for zone in game.state.all_zones():
-            if zone.hidden:
-                continue
-            for card in zone.cards:
-                for attr, value in card.attrs.items():
-                    if (card.type, attr) in game.hidden_attributes and not (
-                            seat and card.owner is not None and card.owner.name == seat):
-                        continue
-                    if isinstance(value, str) and value in spaces:
-                        pieces[value] = card.title.replace(" ", "")[:3]
-                        named[value] = (pieces[value], card.title)
-        print(f"\n{name}:\n{board.picture(pieces)}\n{board.key(named)}", file=out)
-
-
-def table_problem(gamedef, players, format) -> str:
-    """What is wrong with a player count or a format asked for on the command line ("" if nothing);
-    ``players`` None: as many as the format (or the game) has at fewest."""
-    # imported here, not at the top: only the commands that load a game need it; --help starts without it
-    from .parse.definition import default_count, format_problem
-    header = gamedef.header
-    if players and header and not header.min_players <= players <= header.max_players:
-        return f"{gamedef.key} is for {header.min_players} to {header.max_players} players"
-    return format_problem(header, format, players or default_count(header, format))
-
-
-#: How many of the last events ``ludex run`` prints before a loop's error
-_LOOP_EVENTS_SHOWN = 20
-
-
-class _Shown:
-    """``ludex run``'s trace printer: each event as it is recorded, in the view asked for (the public
-    one, the judge's or a player's: ``engine.trace``), but those since the last decision
-    held until the next, or the game's end, or an error, so that a loop that asks nothing can be
-    shown by its last events only (``flush(last=N)``)."""
-
-    def __init__(self, format_event, decided, view):
-        self.format_event, self.decided = format_event, decided     # (``engine.game.DECISION_EVENTS``)
-        self.view = view                                            # (``engine.trace``: whose view)
-        self.held = []
-
-    def __call__(self, event):
-        self.held.append(event)
-        if event.kind in self.decided:
-            self.flush()
-
-    def flush(self, last=None):
-        held, self.held = self.held, []
-        if last is not None and len(held) > last:
-            print(f"... {len(held) - last} events left out (the last {last} before the error follow)")
-            held = held[-last:]
-        for event in held:
-            line = self.format_event(event, "flow", self.view)
-            if line:
-                print(line)
-
-
-def cmd_run(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import Diagnostic, RuntimeRuleError
-    from .engine.agents import InteractiveAgent, RandomAgent
-    from .engine.game import DECISION_EVENTS, Game, Violation
-    from .engine.trace import JUDGE, PUBLIC, format_event, is_bookkeeping, rule_width
-    from .parse.ast import NOWHERE
-    from .parse.definition import default_count
-    if args.seat is not None and not args.interactive:
-        args.usage_error("argument --seat: only with --interactive")
-    if args.judge and args.viewer is not None:
-        args.usage_error("argument --judge: not with --as (one view of the trace)")
-    gamedef = load_one(args.game)
-    header = gamedef.header
-    count = args.players or default_count(header, args.format)
-    problem = table_problem(gamedef, count, args.format)
-    if problem:
-        print(f"ludex: error: {problem}", file=sys.stderr)
-        return EXIT_USAGE
-    names = [f"p{i + 1}" for i in range(count)]
-    if args.viewer is not None and args.viewer not in names:
-        args.usage_error(f"argument --as: no player {args.viewer} at this table (the players: {', '.join(names)})")
-    view = JUDGE if args.judge else args.viewer or PUBLIC
-    random_agent = RandomAgent(args.seed)
-    agent = random_agent
-    if args.interactive:
-        seat = args.seat or 1
-        if not 1 <= seat <= count:
-            print(f"ludex: error: --seat must be from 1 to {count}", file=sys.stderr)
-            return EXIT_USAGE
-        mine = names[seat - 1]
-        person = InteractiveAgent(show=lambda game, out: show_boards(game, out, mine))
-        if args.viewer is None and not args.judge:
-            view = mine             # a seat sees its own hidden choices and cards
-        agent = lambda game, d: (shown.flush(), person(game, d))[1] if d.player is not None and \
-            d.player.name == mine else random_agent(game, d)
-    recorder = None
-    if args.log:
-        # imported here, not at the top: only this command needs it, and every command starts faster
-        from .compliance.recorder import LogRecorder
-        extra = (f" --players {args.players}" if args.players else "") + (f" --format {args.format}" if args.format else "")
-        from shlex import quote
-        recorder = agent = LogRecorder(agent, gamedef, names, args.seed, args.format,
-                                       command=f"ludex run {quote(args.game)} --seed {args.seed}{extra} "
-                                               f"--log {quote(str(args.log))}",
-                                       rules=quote(args.game))
-    budget = {"step_budget": args.max_steps} if args.max_steps else {}
-    game = Game(gamedef, names, agent, seed=args.seed, format=args.format, reasons=True, **budget)
-    width = rule_width([*gamedef.rules, "setup"])
-
-    def line(event, unruled, view):
-        return "" if args.brief and is_bookkeeping(event) else format_event(event, unruled, view, width)
-    shown = _Shown(line, DECISION_EVENTS, view)
-    if not args.json:
-        game.listen(shown)
-    if recorder or args.max_rounds is not None:
-        # imported here, not at the top: only this command needs it, and every command starts faster
-        from .compliance.watch import Watch
-        Watch(game, max_rounds=args.max_rounds, on_round=recorder.attach(game).on_round if recorder else None)
-    kept = True
-    try:
-        game.run()
-    except RuntimeRuleError:
-        # past the step limit: a loop, whose thousands of events only the last few show
-        shown.flush(last=_LOOP_EVENTS_SHOWN if game.steps > game.step_limit else None)
-        raise
-    except Violation as refused:        # a play the agent was offered as legal (simulate says R004)
-        raise RuntimeRuleError([Diagnostic("runtime", "R004", f"a legal play was refused by rule {refused.rule}: "
-                                           f"{refused.message}", refused.span or NOWHERE, rule=refused.rule)]) from None
-    except (Stopped, KeyboardInterrupt):
-        recorder = None                 # the user stopped the game: no log is left of it, whole or half
-        raise
-    finally:
-        shown.flush()
-        if recorder:
-            with held_signals():        # a stop now is obeyed once the log is written whole
-                kept = _write_log(args.log, recorder.text())
-    if args.json:
-        import json
-        text = json.dumps({"game": gamedef.key, "seed": args.seed, "players": names,
-                           "winners": [p.name for p in game.winners or []],
-                           "trace": [e.as_json(view) for e in game.trace]}, indent=1)
-        with held_signals():            # the trace is written whole; a stop now is obeyed after it
-            print(text)
-            sys.stdout.flush()
-    else:
-        winners = ", ".join(p.name for p in game.winners) if game.winners else "nobody (a draw)"
-        print(f"game over after {len(game.trace)} events: {winners}")
-    return EXIT_OK if kept else EXIT_USAGE
-
-
-def _write_log(path: Path, text: str) -> bool:
-    """Write a game's log; False, with a message, if it cannot be (--log was checked before the game,
-    but the disk can fill or the folder go)."""
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        print(f"ludex: error: cannot write the log to {path}: {exc.strerror or exc}", file=sys.stderr)
-        return False
-    return True
-
-
-def cmd_check_log(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .compliance.checker import LogReport, check_log, render_report
-    from .compliance.log import load_log
-    from .diagnostics import LudexError
-    gamedef = load_one(args.game)
-    if not args.log.is_file():
-        print(f"ludex: error: no such file: {args.log}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        log = load_log(gamedef, args.log)
-    except LudexError as exc:
-        if not args.json:
-            raise
-        # the report's shape, nothing replayed, the log's errors (L001-L009, E...) under "errors"
-        import json
-        print(json.dumps(dict(LogReport(str(args.log), gamedef.key).as_json(), ok=False,
-                              errors=[_diag_json(d) for d in exc.diagnostics]), indent=2))
-        return exc.exit_code
-    report = check_log(gamedef, log, args.all_violations)
-    if args.json:
-        import json
-        print(json.dumps(dict(report.as_json(), errors=[]), indent=2))
-    else:
-        print(render_report(gamedef, report))
-    return EXIT_OK if report.ok else EXIT_FAILURES
-
-
-def cmd_simulate(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .compliance.simulation import (
-        DEFAULT_MAX_ROUNDS,
-        load_for_simulation,
-        progress_bar,
-        render_simulation,
-        simulate,
-    )
-    if args.seed + args.games - 1 > SEED_MOST:          # game i plays seed S+i: each must be a seed
-        args.usage_error(f"argument --seed: {args.games} games from seed {args.seed} go past the last seed, "
-                         f"{SEED_MOST}")
-    gamedef = load_one(args.game)
-    problem = table_problem(gamedef, args.players, args.format)
-    if problem:
-        print(f"ludex: error: {problem}", file=sys.stderr)
-        return EXIT_USAGE
-    load_for_simulation(args.game)
-    summary = simulate(args.game, args.games, seed=args.seed, jobs=args.jobs, players=args.players,
-                       fmt=args.format, max_rounds=args.max_rounds if args.max_rounds is not None else DEFAULT_MAX_ROUNDS,
-                       max_steps=args.max_steps, progress=progress_bar())
-    import json
-    text = json.dumps(summary, indent=1) if args.json else render_simulation(summary)
-    with held_signals():                # the summary is written whole; a stop now is obeyed after it
-        print(text)
-        sys.stdout.flush()
-    return EXIT_FAILURES if summary["problems"] else EXIT_OK
-
-
-def cmd_explain(args) -> int:
-    # imported here, not at the top: only this command needs them (they run scenarios), and every
-    # command starts faster
-    from .explain import explain, game_meant
-    name = args.game
-    if not (Path(name).suffix or Path(name).exists() or name in bundled_games()):
-        name = game_meant(name)             # a game's key in any case, or words of its title
-        if name is None:
-            return EXIT_USAGE
-    gamedef = load_one(name)
-    return explain(gamedef, name, args.words, original=args.original, python=args.python)
-
-
-def cmd_site(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .site import command
-    return command(args)
+    from .commands.ask import cmd_ask as run  # imported here: only this command needs it
+    return run(args)
 
 
 def cmd_fmt(args) -> int:
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import SourceError, read_source, render_all
-    changed, unsafe, unwritten, errors = 0, 0, 0, []
-    paths = []
-    for path in args.paths:
-        if not path.exists():
-            print(f"ludex: error: no such file: {path}", file=sys.stderr)
-            return EXIT_USAGE
-        if path.suffix == ".log" and not path.is_dir():
-            print(f"ludex: error: {path} is a game log file: 'ludex fmt' formats rules and scenario files "
-                  "(.ludex, .scenario)", file=sys.stderr)
-            return EXIT_USAGE
-        found = fmt_files(path) if path.is_dir() else [path]
-        if not found:
-            print(f"ludex: error: {path} holds no rules or scenario files (.ludex, .scenario) to format",
-                  file=sys.stderr)
-            return EXIT_USAGE
-        paths += found
-    for path in paths:
-        scenario = path.suffix == ".scenario"
-        try:
-            text = read_source(path)        # a byte-order mark is not part of the form: it is kept
-            pretty = _formatted(text, str(path), scenario)
-        except SourceError as exc:          # reported with the others'; the other files are formatted
-            errors += exc.diagnostics
-            continue
-        except OSError as exc:
-            print(f"ludex: error: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-            unwritten += 1
-            continue
-        says_the_same = _says_the_same_scenarios if scenario else _says_the_same
-        if pretty != text and not says_the_same(text, pretty, str(path)):
-            what = "scenarios" if scenario else "rules"
-            print(f"ludex: error: formatting {path} would change what its {what} say (a fault in ludex fmt, "
-                  "please report it): the file is left as it is", file=sys.stderr)
-            unsafe += 1
-            continue
-        if args.check:
-            if pretty != text:
-                print(f"{path}: not in canonical form", file=sys.stderr)
-                changed += 1
-        elif args.write:
-            if pretty != text:
-                try:
-                    mark = "\ufeff" if path.read_bytes().startswith(b"\xef\xbb\xbf") else ""
-                    _replace(path, mark + pretty)
-                except OSError as exc:
-                    print(f"ludex: error: cannot write {path}: {exc.strerror or exc}; it is left as it is",
-                          file=sys.stderr)
-                    unwritten += 1
-        else:
-            sys.stdout.write(pretty)
-    if errors:
-        print(render_all(errors), file=sys.stderr)
-        return EXIT_SOURCE
-    if unwritten:
-        return EXIT_USAGE
-    return EXIT_FAILURES if changed or unsafe else EXIT_OK
+    from .commands.fmt import cmd_fmt as run  # imported here: only this command needs it
+    return run(args)
 
 
-def fmt_files(folder: Path) -> list:
-    """The files ``ludex fmt`` formats in a folder, found as the rest of ludex finds them: its rules
-    files (``*.ludex``, not in sub-folders: a game's rules sit side by side, as ``ludex check FOLDER``
-    takes them), then its scenario files at any depth (``*.scenario``, as a game's scenarios are found
-    under ``scenarios/<game>/``; so ``ludex fmt scenarios/`` formats every game's)."""
-    return sorted(folder.glob("*.ludex")) + sorted(folder.rglob("*.scenario"))
+def cmd_run(args) -> int:
+    from .commands.run import cmd_run as run  # imported here: only this command needs it
+    return run(args)
 
 
-def _formatted(text: str, path: str, scenario: bool) -> str:
-    """The canonical form of a rules file's text, or of a scenario file's."""
-    if scenario:
-        # imported here, not at the top: only this command needs it, and every command starts faster
-        from .fmt.scenarios import format_scenario_source
-        return format_scenario_source(text, path)
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .fmt.rules import format_source
-    return format_source(text, path)
+def cmd_explain(args) -> int:
+    from .commands.explain import cmd_explain as run  # imported here: only this command needs it
+    return run(args)
 
 
-def _says_the_same(text: str, pretty: str, path: str) -> bool:
-    """Whether the formatted text parses to the same rules as the text, the header's parts given twice
-    included (a check on the formatter before its output replaces or stands for a user's file)."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import SourceError
-    from .parse import ast as A
-    from .parse.syntax import parse_rules
-    try:
-        before, after = parse_rules(text, path), parse_rules(pretty, path)
-    except SourceError:
-        return False
-
-    def twice(module):
-        return [[part for part, _, _ in item.given_twice] for item in module.items if isinstance(item, A.GameHeader)]
-    return before == after and twice(before) == twice(after)
+def cmd_check_log(args) -> int:
+    from .commands.check_log import cmd_check_log as run  # imported here: only this command needs it
+    return run(args)
 
 
-def _says_the_same_scenarios(text: str, pretty: str, path: str) -> bool:
-    """Whether the formatted text parses to the same scenarios as the text (the same check, for a
-    scenario file: its nodes compared without their spans, see ``same_scenarios``)."""
-    # imported here, not at the top: only this command needs it, and every command starts faster
-    from .diagnostics import SourceError
-    from .fmt.scenarios import same_scenarios
-    from .parse.syntax import parse_scenarios
-    try:
-        return same_scenarios(parse_scenarios(text, path), parse_scenarios(pretty, path))
-    except SourceError:
-        return False
+def cmd_simulate(args) -> int:
+    from .commands.simulate import cmd_simulate as run  # imported here: only this command needs it
+    return run(args)
 
 
-def _replace(path: Path, text: str):
-    """Write ``text`` to ``path`` whole or not at all: to a new file beside it, then moved over it.
-    ``OSError`` (a folder or a file that cannot be written) is the caller's to report."""
-    import tempfile
-    handle, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".ludex-fmt", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(spare, path)
-    except BaseException:
-        os.unlink(spare)
-        raise
+def cmd_site(args) -> int:
+    from .site import command  # imported here: only this command needs it
+    return command(args)
 
 
 if __name__ == "__main__":
