@@ -7,7 +7,8 @@ winner: Myers alone, or the Victims as a group.
 
 The 200-seed sweep is over the ~60 s budget: about 66 s of CPU (0.05 s of it per game is building the
 board), 100 s of wall time on a busy 2-core machine. It is split into 10 blocks of 20 seeds (so that
-``pytest -n N`` shares them out) and marked ``slow``; ``pytest -m "not slow"`` leaves it out.
+``pytest -n N`` shares them out) and marked ``slow``: the plain ``pytest`` leaves it out, ``pytest -m slow``
+(as ``.ci/run`` does) runs it.
 
 Random games all end on Myers' last line: random Victims search about 2.5 times a game and never draw
 deeper than the 4th card of a Search deck, while each Key Item lies 5th to 9th (among the last 4
