@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import ludex as run_ludex
 
 from ludex.engine.agents import RandomAgent, ScriptedAgent, Unscripted
 from ludex.check.checks import check
@@ -541,21 +540,28 @@ flow {{ run 1 }}
 
 # ------------------------------------------------------------------ ludex run on the test game
 
-def ludex(*argv):
-    return subprocess.run([sys.executable, "-m", "ludex.cli", *argv], cwd=ROOT, capture_output=True)
+class Done:
+    """What ``ludex ARGV`` gave, called in-process (``cli.main``): its exit code and its output."""
+
+    def __init__(self, argv, capsys):
+        self.returncode, self.stdout, self.stderr = run_ludex(list(argv), capsys)
 
 
-def test_ludex_run_plays_the_test_game_to_the_end_with_a_cited_trace_the_same_byte_for_byte():
+def test_ludex_run_plays_the_test_game_to_the_end_with_a_cited_trace_the_same_byte_for_byte(capsys):
+    def ludex(*argv):
+        return Done(argv, capsys)
     first, again, other = ludex("run", str(TALLY), "--seed", "5"), ludex("run", str(TALLY), "--seed", "5"), \
         ludex("run", str(TALLY), "--seed", "6")
     assert first.returncode == 0, first.stderr
     assert first.stdout == again.stdout and first.stdout != other.stdout
-    lines = first.stdout.decode().splitlines()
+    lines = first.stdout.splitlines()
     assert re.fullmatch(r"game over after \d+ events: p[12]", lines[-1])
     assert any(line.split()[1] == "[1.3]" and "plays buy(" in line for line in lines[:-1])
 
 
-def test_ludex_run_json_gives_each_event_its_rule_player_words_and_data():
+def test_ludex_run_json_gives_each_event_its_rule_player_words_and_data(capsys):
+    def ludex(*argv):
+        return Done(argv, capsys)
     done = ludex("run", str(TALLY), "--seed", "5", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)

@@ -12,11 +12,10 @@ Each test's game is written here."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import ludex
 
 from ludex.diagnostics import RuntimeRuleError
 from ludex.engine import game as engine
@@ -101,18 +100,18 @@ def test_the_step_budget_below_the_bound_is_met_first():
     assert d.message == "the game ran 1000 steps without ending: rule 1 seems to loop forever"
 
 
-def test_ludex_run_prints_only_the_last_events_of_a_loop_that_asks_nothing(tmp_path):
+def test_ludex_run_prints_only_the_last_events_of_a_loop_that_asks_nothing(tmp_path, capsys):
     path = tmp_path / "t.ludex"
     path.write_text(RETURNS, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "ludex.cli", "run", str(path)], cwd=ROOT, capture_output=True)
-    assert done.returncode != 0
-    lines = done.stdout.decode().splitlines()
+    code, out, err = ludex(["run", str(path)], capsys)
+    assert code != 0
+    lines = out.splitlines()
     assert len(lines) == 21
     left_out = int(lines[0].split()[1])
     assert lines[0] == f"... {left_out} events left out (the last 20 before the error follow)"
     assert left_out > QUIET_STEPS // 2
     assert lines[1].split()[0] == str(left_out + 1) and lines[-1].split()[1:] == ["[3.3]", "go", "to", "step", "3.2"]
-    assert "rules 3.2 and 3.3 keep running without asking anyone anything" in done.stderr.decode()
+    assert "rules 3.2 and 3.3 keep running without asking anyone anything" in err
 
 
 # ------------------------------------------------------------------ a value that keeps reading itself
