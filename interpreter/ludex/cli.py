@@ -17,7 +17,6 @@ import argparse
 import os
 import signal
 import sys
-from pathlib import Path
 
 from .command import exit_code as stop_exit_code
 from .command import stopped_line
@@ -50,12 +49,19 @@ def at_least(least: int, note: str = "", most: int = SEED_MOST):
     return parse
 
 
-def writable_file(value: str) -> Path:
+def path_given(value: str):
+    """An argument type: a path, as ``pathlib.Path``. (pathlib, with urllib.parse behind it, is imported
+    when an argument is one, not at the top: ``--help`` starts without it.)"""
+    from pathlib import Path
+    return Path(value)
+
+
+def writable_file(value: str):
     """An argument type: a file that can be written (made, or overwritten), checked before any work
     is done, so that a game is not played only to find its log cannot be kept."""
     if not value.strip():
         raise argparse.ArgumentTypeError("expected the name of a file to write")
-    path = Path(value)
+    path = path_given(value)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{value} is a folder, not a file")
     folder = path.parent
@@ -70,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ludex", description="Run and check transcribed game rules.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     p = sub.add_parser("check", help="parse and check every bundled game (or the games or files given)")
-    p.add_argument("paths", nargs="*", type=Path, metavar="GAME|PATH",
+    p.add_argument("paths", nargs="*", type=path_given, metavar="GAME|PATH",
                    help="bundled games by name (their scenarios run), rules files or folders (checked, "
                         "no scenarios run), or scenario files (run against their game: the folder "
                         "scenarios/GAME/ they are in, or --game); default: every bundled game")
@@ -91,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave out of the trace the fields the transcription keeps for itself (bookkeeping)")
     p.set_defaults(run=cmd_ask)
     p = sub.add_parser("fmt", help="print rules and scenario files in canonical form")
-    p.add_argument("paths", nargs="+", type=Path,
+    p.add_argument("paths", nargs="+", type=path_given,
                    help="rules (.ludex) and scenario (.scenario) files, or folders: their rules files and, "
                         "in sub-folders too, their scenario files")
     either = p.add_mutually_exclusive_group()
@@ -136,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_explain)
     p = sub.add_parser("check-log", help="replay a game log against the rules; report what they refuse")
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
-    p.add_argument("log", type=Path, help="the log: a set-up, then plays, decisions and force lines")
+    p.add_argument("log", type=path_given, help="the log: a set-up, then plays, decisions and force lines")
     p.add_argument("--all", action="store_true", dest="all_violations",
                    help="report every violation reachable by skipping each refused entry")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 __all__ = ["build", "serve", "generate", "command"]
 
@@ -39,11 +38,18 @@ def generate(*args, **kwargs):
     return _generate(*args, **kwargs)
 
 
+def _path(value: str):
+    """An argument type: a path, as ``pathlib.Path`` (imported when an argument is one, not at the top:
+    this module is read to make ``ludex --help``, which starts without pathlib)."""
+    from pathlib import Path
+    return Path(value)
+
+
 def _folder(holds: str, pattern: str):
     """An argument type: a folder that exists and holds something (``pattern``) to build from; a site
     built from nothing, or from the wrong place, is a usage error, never an empty site."""
-    def parse(value: str) -> Path:
-        path = Path(value)
+    def parse(value: str):
+        path = _path(value)
         if not path.exists():
             raise argparse.ArgumentTypeError(f"no such folder: {value}")
         if not path.is_dir():
@@ -64,14 +70,14 @@ def _address(value: str) -> str:
 
 def add_arguments(p) -> None:
     p.add_argument("action", choices=["build", "serve"], help="build the site, or serve it with live reload")
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", type=_path, default=None,
                    help="where the generated pages (OUT/docs) and the site (OUT/build) go (default: site/)")
     p.add_argument("--rules", type=_folder("rules files (*.ludex)", "*.ludex"), default=None,
                    help="a folder of rules files (default: the bundled games)")
     p.add_argument("--scenarios", type=_folder("scenario folders (NAME/*.scenario)", "*/**/*.scenario"),
                    default=None, help="a folder of scenario folders, one per game")
     p.add_argument("--strict", action="store_true", help="fail on any MkDocs warning")
-    p.add_argument("--zip", nargs="?", type=Path, const=True, default=None, metavar="FILE",
+    p.add_argument("--zip", nargs="?", type=_path, const=True, default=None, metavar="FILE",
                    help="build: also pack the site into a zip to carry and open from disk "
                         "(default FILE: OUT/ludex-rules.zip)")
     p.add_argument("--addr", type=_address, default="127.0.0.1:8000", help="serve: the address to listen on")
