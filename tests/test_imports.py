@@ -9,6 +9,7 @@ edge to the module ``x`` when ``x`` is one, else to the package.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter" / "ludex"
@@ -22,6 +23,12 @@ def module_name(path: Path) -> str:
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+@lru_cache(maxsize=None)
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, read once for the tests here (each reads every module)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def is_package(name: str) -> bool:
@@ -61,7 +68,7 @@ def top_level_imports(tree: ast.Module):
 def graph() -> dict[str, set[str]]:
     edges = {}
     for name, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         edges[name] = {t for node in top_level_imports(tree) for t in targets(name, node)} - {name}
     return edges
 
@@ -113,7 +120,7 @@ def test_the_circle_finder_finds_a_circle():
 def test_imports_sit_at_the_top_of_each_module():
     late = []
     for name, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         seen_code = False
         for node in tree.body:
             is_import = isinstance(node, (ast.Import, ast.ImportFrom))
@@ -130,7 +137,7 @@ def test_an_import_inside_a_function_says_why():
     silent = []
     for name, path in MODULES.items():
         lines = path.read_text(encoding="utf-8").splitlines()
-        tree = ast.parse("\n".join(lines))
+        tree = parsed(path)
         for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
             for node in ast.walk(fn):
                 if isinstance(node, (ast.Import, ast.ImportFrom)) and targets(name, node):
