@@ -17,7 +17,14 @@ import pytest
 from ludex.compliance.checker import LogChecker, check_log, check_log_text, render_report
 from ludex.compliance.log import load_log, parse_log
 from ludex.compliance.recorder import record_game
-from ludex.compliance.simulation import load_for_simulation, render_simulation, simulate, simulate_one
+from ludex.compliance.simulation import (
+    load_for_simulation,
+    render_simulation,
+    rules_sources,
+    simulate,
+    simulate_one,
+    simulate_sources,
+)
 from ludex.engine.agents import RandomAgent
 from ludex.cli import main
 from ludex.diagnostics import SourceError
@@ -306,6 +313,25 @@ def test_simulate_one_is_plain_data_and_plays_the_game_ludex_run_plays():
     played = Game(gamedef, ["p1", "p2"], RandomAgent(5), seed=5)
     played.run()
     assert [p.name for p in played.winners] == result["winners"] and played.steps == result["steps"]
+
+
+def test_a_game_played_from_the_rules_texts_is_the_game_played_from_the_files(tmp_path):
+    """What a worker elsewhere plays (``simulate_sources``: the rules sent as strings, compiled there) is
+    what ``simulate_one`` plays from this machine's files, seed for seed; a problem found so too."""
+    timing = ("seconds", "cpu")
+    key, sources = rules_sources("huntik")
+    assert key == "huntik" and [Path(p).name for p, _ in sources] == ["huntik.ludex"]
+    for seed in (2, 9):
+        sent = simulate_sources(key, sources, "huntik", seed)
+        here = simulate_one("huntik", seed)
+        assert {k: v for k, v in sent.items() if k not in timing} == {k: v for k, v in here.items() if k not in timing}
+    source = (rules_dir() / "huntik.ludex").read_text(encoding="utf-8")
+    broken = tmp_path / "huntik.ludex"
+    broken.write_text(source.replace("  increase mission-timer by 1\n", ""), encoding="utf-8")
+    key, sources = rules_sources(str(broken))
+    sent = simulate_sources(key, sources, str(broken), 4, max_rounds=20)
+    assert sent["status"] == "unfinished" and sent["problem"]["where"].startswith(str(broken))
+    assert sent["replay"] == f"ludex run {broken} --seed 4 --max-rounds 20"
 
 
 #: Games per bundled game in the test suite (ludex simulate --jobs 2); benchmarks/simulate.py plays 1,000.

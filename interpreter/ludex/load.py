@@ -1,4 +1,4 @@
-"""Load: rules files in, a checked ``GameDef`` (or every diagnostic found) out.
+"""Load: rules files (or their texts) in, a checked ``GameDef`` (or every diagnostic found) out.
 
 The pipeline for a game's rules, listed in one place: parse each file (parse/syntax.py), assemble
 the declarations (parse/definition.py), check them (check/checks.py). A pass that found errors stops
@@ -15,7 +15,7 @@ from pathlib import Path
 from .check.checks import check
 from .diagnostics import Diagnostic, SourceError
 from .parse.definition import GameDef, assemble, game_key_of
-from .parse.syntax import parse_rules_file
+from .parse.syntax import parse_rules, parse_rules_file
 from .resources import rules_dir
 
 
@@ -37,16 +37,27 @@ def rule_files(key: str, folder: Path | None = None) -> list[Path]:
 
 
 def load_paths(key: str, paths: list[Path]) -> Loaded:
-    loaded = Loaded(key, list(paths))
+    return _assembled(Loaded(key, list(paths)), [lambda path=path: parse_rules_file(path) for path in paths])
+
+
+def load_sources(key: str, sources: list[tuple[str, str]]) -> Loaded:
+    """As ``load_paths``, from each file's path and text already read (a simulation's worker on
+    another machine is sent the texts, not the files)."""
+    return _assembled(Loaded(key, [Path(path) for path, _ in sources]),
+                      [lambda path=path, text=text: parse_rules(text, path) for path, text in sources])
+
+
+def _assembled(loaded: Loaded, parses: list) -> Loaded:
+    """Parse each file (every file's errors are collected), then, if none had any, assemble and check."""
     modules = []
-    for path in paths:
+    for parse in parses:
         try:
-            modules.append(parse_rules_file(path))
+            modules.append(parse())
         except SourceError as exc:
             loaded.diagnostics.extend(exc.diagnostics)
     if loaded.diagnostics:
         return loaded
-    game = assemble(key, modules)
+    game = assemble(loaded.key, modules)
     loaded.game = game
     loaded.diagnostics.extend(check(game))
     return loaded
@@ -84,4 +95,4 @@ def require_game(key: str) -> GameDef:
     return loaded.game
 
 
-__all__ = ["Loaded", "load_game", "load_paths", "group_by_game", "require_game", "Diagnostic"]
+__all__ = ["Loaded", "load_game", "load_paths", "load_sources", "group_by_game", "require_game", "Diagnostic"]

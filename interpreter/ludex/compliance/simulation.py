@@ -1,11 +1,14 @@
 """Checking the rules by playing them: a game's key (or rules file) and seeds in, plain data out.
 
-``simulate_one(game_key, seed)`` plays one whole game with random agents and classifies how it
-ended: a pure function of its arguments returning plain data, the unit of work a distributed
-executor can run. ``simulate`` runs many, in parallel, and sums them up: games that did not end
-within the game's bound, players left with no legal option, invariant breaks, engine errors, rule
-coverage, winners, lengths and games per second. ``render_simulation`` writes the summary for a
-reader; ``progress_bar`` draws one on a terminal.
+``play_one(gamedef, game_key, seed)`` plays one whole game with random agents and classifies how it
+ended, returning plain data: the one home of what a unit of simulation does. ``simulate_one(game_key,
+seed)`` runs it on the game read from this machine's files, ``simulate_sources(key, sources, ...)`` on
+the rules' texts a worker elsewhere was sent (compiled once per process): both pure functions of
+their arguments, the units an executor can run. ``simulate`` runs many, in parallel processes here,
+and ``summarise`` sums them up (as it does for ``compliance/cluster.py``, which runs the units on a
+Dask cluster): games that did not end within the game's bound, players left with no legal option,
+invariant breaks, engine errors, rule coverage, winners, lengths and games per second.
+``render_simulation`` writes the summary for a reader; ``progress_bar`` draws one on a terminal.
 
 The worker processes leave nothing behind: they ignore SIGINT (Ctrl-C reaches a terminal's whole
 process group: stopping is the parent's to do), die at SIGTERM, and the parent ends them all on its
@@ -28,10 +31,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from ..diagnostics import Diagnostic, LudexError, SourceError
+from ..diagnostics import Diagnostic, LudexError, SourceError, read_source
 from ..engine.agents import RandomAgent
 from ..engine.game import STEP_BUDGET, Game
-from ..load import group_by_game, load_game, load_paths
+from ..load import group_by_game, load_paths, load_sources, rule_files
 from ..parse import ast as A
 from ..parse.definition import GameDef
 from ..runtime.records import Violation
@@ -44,20 +47,39 @@ from .watch import INCONSISTENT, CheckedAgent, InvariantBroken, UnendingGame, Wa
 DEFAULT_MAX_ROUNDS = 100
 
 
-@lru_cache(maxsize=None)
-def load_for_simulation(game_key: str) -> GameDef:
-    """A bundled game by key, or a rules file by path (cached per process)."""
+def rules_files_of(game_key: str) -> tuple[str, list[Path]]:
+    """The game's key and its rules files: a bundled game by key, or a rules file (or folder) by path."""
     path = Path(game_key)
     if path.suffix == ".ludex" or path.exists():
-        key, paths = next(iter(group_by_game([path]).items()))
-        loaded = load_paths(key, paths)
-    else:
-        loaded = load_game(game_key)
+        return next(iter(group_by_game([path]).items()))
+    return game_key, rule_files(game_key)
+
+
+def _checked(game_key: str, loaded) -> GameDef:
     if not loaded.ok:
         raise SourceError(loaded.diagnostics)
     if not loaded.game.rules:
         raise SourceError([Diagnostic("static", "L000", f"no game '{game_key}' was found", A.NOWHERE)])
     return loaded.game
+
+
+@lru_cache(maxsize=None)
+def load_for_simulation(game_key: str) -> GameDef:
+    """A bundled game by key, or a rules file by path (cached per process)."""
+    return _checked(game_key, load_paths(*rules_files_of(game_key)))
+
+
+def rules_sources(game_key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The game's key and each of its rules files as (path, text): what a worker that cannot read
+    this machine's files is sent to compile the game from (``simulate_sources``)."""
+    key, paths = rules_files_of(game_key)
+    return key, tuple((str(path), read_source(path)) for path in paths)
+
+
+@lru_cache(maxsize=4)
+def _compiled(game_key: str, key: str, sources: tuple) -> GameDef:
+    # one compilation per process and game: a worker plays many seeds of the same rules
+    return _checked(game_key, load_sources(key, list(sources)))
 
 
 def replay_command(game_key: str, seed: int, players: Optional[int] = None, fmt: str = "",
@@ -83,7 +105,23 @@ def simulate_one(game_key: str, seed: int, players: Optional[int] = None, fmt: s
     status: won | draw (clean); unfinished (past ``max_rounds`` rounds, the step budget, or the
     nesting limit) | no-option (a player to act had no legal option) | invariant (an impossible
     state) | error (a rule could not run) | crash (a Python exception: an engine bug)."""
-    gamedef = load_for_simulation(game_key)
+    return play_one(load_for_simulation(game_key), game_key, seed, players, fmt, max_rounds, max_steps)
+
+
+def simulate_sources(key: str, sources: tuple, game_key: str, seed: int, players: Optional[int] = None,
+                     fmt: str = "", max_rounds: Optional[int] = DEFAULT_MAX_ROUNDS,
+                     max_steps: Optional[int] = None) -> dict:
+    """``simulate_one`` on a machine that has the rules only as the texts it was sent (``rules_sources``:
+    strings, never a compiled object): the unit a distributed worker runs. The game is compiled once
+    per process and reused for every seed after; the result is the same plain data, seed for seed."""
+    sources = tuple((str(path), str(text)) for path, text in sources)
+    return play_one(_compiled(game_key, key, sources), game_key, seed, players, fmt, max_rounds, max_steps)
+
+
+def play_one(gamedef: GameDef, game_key: str, seed: int, players: Optional[int] = None, fmt: str = "",
+             max_rounds: Optional[int] = DEFAULT_MAX_ROUNDS, max_steps: Optional[int] = None) -> dict:
+    """What a unit of simulation does, wherever it runs: play seed ``seed`` of the compiled game,
+    named ``game_key`` in its replay command (see ``simulate_one``)."""
     names = default_players(gamedef, players, fmt)
     agent = CheckedAgent(RandomAgent(seed))
     budget = max_steps if max_steps is not None else STEP_BUDGET
@@ -184,7 +222,7 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
     cores) and sum them up. ``progress(done, total, problems, elapsed)`` is called after each game."""
     gamedef = load_for_simulation(game_key)
     jobs = jobs or os.cpu_count() or 1
-    tasks = [(game_key, s, players, fmt, max_rounds, max_steps) for s in range(seed, seed + games)]
+    tasks = [(game_key, s, players, fmt, max_rounds, max_steps) for s in seeds_of(seed, games)]
     results = []
     problems = 0
     start = time.perf_counter()
@@ -215,7 +253,23 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
                 pool.terminate()
                 pool.join()
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
-    elapsed = time.perf_counter() - start
+    return summarise(game_key, gamedef, games, seed, jobs, players, fmt, max_rounds, max_steps, results,
+                     time.perf_counter() - start)
+
+
+#: The summary's fields that say where and how fast it ran, not what the games did: all that differs
+#: between two runs of the same seeds (one process, many, a cluster).
+WHERE_AND_HOW_FAST = ("jobs", "cluster", "seconds", "games_per_second", "cpu_seconds")
+
+
+def seeds_of(seed: int, games: int) -> range:
+    """Game i of a run plays seed ``seed + i``."""
+    return range(seed, seed + games)
+
+
+def summarise(game_key: str, gamedef: GameDef, games: int, seed: int, jobs: int, players: Optional[int],
+              fmt: str, max_rounds: Optional[int], max_steps: Optional[int], results: list, elapsed: float) -> dict:
+    """The games' results (``play_one``'s, in any order) summed up, as ``ludex simulate`` reports them."""
     results.sort(key=lambda r: r["seed"])
     transcribed = [rid for rid, rule in gamedef.rules.items() if not rule.outside]
     reached = Counter(rid for r in results for rid in r["exercised"])
