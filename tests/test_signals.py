@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, PYTHONPATH=str(ROOT / "interpreter"))
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "interpreter")] + ([os.environ["PYTHONPATH"]]
+                                                   if os.environ.get("PYTHONPATH") else [])))
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 
@@ -84,10 +85,15 @@ def handlers_set(proc: subprocess.Popen):
     return ready
 
 
-def stop(proc: subprocess.Popen, signum: int, after: float = 0.0) -> tuple[int, str, str]:
+def stop(proc: subprocess.Popen, signum: int, after: float = 0.0, group: bool = False) -> tuple[int, str, str]:
+    """Send ``signum`` after ``after`` seconds: to the command, or to its whole process group (``group``:
+    as a terminal sends Ctrl-C's SIGINT); then the outcome, once nothing of the command is left."""
     time.sleep(after)
     if proc.poll() is None:
-        proc.send_signal(signum)
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
     left = living(proc.pid, 3)
     for pid in left:                      # not to leave them to the next test
@@ -107,6 +113,20 @@ def test_simulate_stopped_while_its_workers_play_leaves_no_process_and_writes_no
     proc = start("simulate", "huntik", "--games", "100000", "--jobs", "2", "--json")
     wait_until(lambda: len(living(proc.pid, 1)) >= 2, proc)
     code, out, err = stop(proc, signum, after=0.3)
+    assert_stopped(code, err, signum)
+    assert out == ""
+
+
+@pytest.mark.parametrize("signum, after", [(signal.SIGTERM, 1.0), (signal.SIGINT, 8.0)])
+def test_simulate_on_a_local_cluster_stopped_is_one_line_and_leaves_no_process(signum, after):
+    """Stopped as its workers start (1 s after they were made), or as they play (8 s: start-up takes
+    2 to 8 s here); SIGINT as Ctrl-C sends it, to the whole process group, workers included, which
+    leave the stop to the command: one line, no worker left, nothing written."""
+    if not os.environ.get("CI"):        # CI installs the 'test' extra, which brings Dask: there it never skips
+        pytest.importorskip("distributed", reason="needs the 'cluster' extra (the 'test' extra brings it)")
+    proc = start("simulate", "huntik", "--games", "5000", "--cluster", "local", "--jobs", "2", "--json")
+    wait_until(lambda: len(living(proc.pid, 1)) >= 2, proc)
+    code, out, err = stop(proc, signum, after=after, group=signum == signal.SIGINT)
     assert_stopped(code, err, signum)
     assert out == ""
 

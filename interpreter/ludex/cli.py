@@ -151,8 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a bundled game (e.g. agot) or a rules file")
     p.add_argument("--games", type=at_least(1), default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--seed", type=at_least(0), default=1, help="the first seed; game i plays seed S+i (default 1)")
-    p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=1, metavar="J",
-                   help="processes to use; --jobs alone (or --jobs 0) uses every core")
+    p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=None, metavar="J",
+                   help="processes to use (default 1); --jobs alone (or --jobs 0) uses every core; with "
+                        "--cluster local, the workers to start")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="play the games on the workers of the Dask scheduler at ADDRESS (tcp://host:8786), "
+                        "or 'local' to start one here (needs the 'cluster' extra)")
     p.add_argument("--players", type=at_least(1), default=None, metavar="N",
                    help="how many players (default: the fewest allowed)")
     p.add_argument("--format", default="", help="the format to play (default: the first the game names)")

@@ -309,7 +309,8 @@ def render_simulation(summary: dict) -> str:
     bound = s["bound"]
     lines = [f"{s['key']}: {s['games']} games (seeds {s['seeds'][0]} to {s['seeds'][1]}), players "
              f"{', '.join(s['players'])}" + (f", format {s['format']}" if s["format"] else "")
-             + f", {s['jobs']} job{'s' if s['jobs'] != 1 else ''}"]
+             + (f", {s['jobs']} job{'s' if s['jobs'] != 1 else ''}" if not s.get("cluster") else
+                f", {s['jobs']} worker{'s' if s['jobs'] != 1 else ''} of the cluster at {s['cluster']}")]
     rounds = (f"{bound['max_rounds']} rounds (a round: each time the flow's loop begins rule {bound['round_rule']})"
               if bound["round_rule"] and bound["max_rounds"] is not None else "no round limit")
     lines.append(f"  bound:     {rounds}; {bound['max_steps']:,} steps (the engine's step budget)")
