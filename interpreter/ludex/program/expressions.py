@@ -21,9 +21,11 @@ its lines, and ``ludex explain --python`` prints them.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import linecache
 import re
+import types
 import weakref
 
 from ..parse import ast as A
@@ -97,8 +99,10 @@ _DEEPEST = 40
 _IN_PLACE_LENGTH = 480
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_literal(source: str) -> bool:
-    """Whether Python source is a number or a text literal (as ``repr`` writes them)."""
+    """Whether Python source is a number or a text literal (as ``repr`` writes them; asked again and
+    again of the same few sources, so the answers are kept)."""
     try:
         value = ast.literal_eval(source)
     except (ValueError, SyntaxError):
@@ -145,6 +149,25 @@ def _forget(filenames: list):
 #: Numbers for the file names functions are compiled under: one for each, in every game compiled (two
 #: compilations of one rules file, or rules parsed from strings under one name, share paths and lines)
 _NUMBERS = itertools.count(1)
+
+#: Code compiled from each function's source, in a process that compiles many versions of the same
+#: rules (``ludex mutate``: a mutant changes one rule, and the other functions' sources are the same);
+#: None, the default, keeps nothing. See ``remember_code``.
+_REMEMBERED: dict | None = None
+_REMEMBERED_MOST = 20_000
+
+
+def remember_code(on: bool = True) -> None:
+    """Keep (or stop keeping) the code compiled from each function's source, to use again when the
+    same source is compiled again: the same code as ``compile`` makes, under the new file name."""
+    global _REMEMBERED
+    _REMEMBERED = {} if on else None
+
+
+def _renamed(code: types.CodeType, filename: str) -> types.CodeType:
+    """``code`` as compiled under ``filename``: its functions (nested code objects) too."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 #: The names a written function's prologue binds, each read from the frame or from another.
 _PROLOGUE = (("_V", "    _V = f.vars"), ("_G", "    _G = f.game"), ("_M", "    _M = _G.modified"))
@@ -208,7 +231,13 @@ class ExpressionWriter:
         file name is its own (the rules' file and line, and a number), and ``linecache`` holds its
         lines under it, so that a traceback through it shows them."""
         filename = f"<ludex rules {span.path}:{span.line} #{next(_NUMBERS)}>"
-        code = compile(source, filename, "exec")
+        known = _REMEMBERED.get(source) if _REMEMBERED is not None else None
+        if known is not None:
+            code = _renamed(known, filename)
+        else:
+            code = compile(source, filename, "exec")
+            if _REMEMBERED is not None and len(_REMEMBERED) < _REMEMBERED_MOST:
+                _REMEMBERED[source] = code
         self.sources[filename] = source
         self.filenames.append(filename)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
