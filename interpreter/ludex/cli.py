@@ -166,6 +166,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the engine's step budget per game (default: the engine's own)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=cmd_simulate)
+    p = sub.add_parser("mutate", help="a mutation score for every rule: small changes to each rule's transcription, "
+                                      "and whether a scenario notices")
+    p.add_argument("game", help="a bundled game (e.g. huntik) or its rules (its scenarios: scenarios/GAME/ beside "
+                                "the rules/ folder)")
+    p.add_argument("rules", nargs="*", metavar="RULE", help="only these rules' mutants (default: every rule's)")
+    p.add_argument("--jobs", type=at_least(0, " (0: every core)"), nargs="?", const=0, default=1, metavar="J",
+                   help="processes to use; --jobs alone (or --jobs 0) uses every core")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=cmd_mutate)
     p = sub.add_parser("site", help="build or serve the rules site (needs the 'site' extra)")
     # imported here, not at the top: only this command needs it, and every command starts faster
     from .site import add_arguments as _site_arguments
@@ -292,6 +301,11 @@ def cmd_check_log(args) -> int:
 
 def cmd_simulate(args) -> int:
     from .commands.simulate import cmd_simulate as run  # imported here: only this command needs it
+    return run(args)
+
+
+def cmd_mutate(args) -> int:
+    from .commands.mutate import cmd_mutate as run  # imported here: only this command needs it
     return run(args)
 
 

@@ -8,6 +8,7 @@ that ``ludex --help`` compiles and imports none of them, nor the pipeline they l
     run.py            ``ludex run``: a whole game played, its cited trace printed
     check_log.py      ``ludex check-log``: a game log replayed against the rules
     simulate.py       ``ludex simulate``: many random games, the problems found
+    mutate.py         ``ludex mutate``: every rule's mutants run against the scenarios, the scores
     explain.py        ``ludex explain``: a rule found and printed for a judge
     fmt.py            ``ludex fmt``: rules and scenario files in canonical form
 
