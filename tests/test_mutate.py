@@ -229,3 +229,63 @@ def test_cached_results_alone_are_read_and_none_is_none(cache):
     assert report["rules"]["1"]["killed"] == 6 and report["rules"]["2"]["unknown"] == 13
     assert mutation.score_line(report["rules"]["1"]) == "pinned by 1 ruling, 6 of 12 mutants killed"
 
+
+# ------------------------------------------------------------------ who reads the cached results
+
+
+ODD_ROUNDS = "rounds.scenario::Odd rounds: the defending player takes the first turn"
+
+
+def fake_report(rid: str, pinned: list) -> dict:
+    row = {"made": 4, "killed": 4, "survived": 0, "invalid": 0, "equivalent": 0, "unknown": 0, "score": 100.0,
+           "pinned_by": pinned, "survivors": [], "invalid_mutants": []}
+    return {"game": "huntik", "totals": dict(row), "rules": {rid: row}, "unmatched_equivalences": []}
+
+
+def test_explain_lists_the_rulings_that_pin_a_rule_first_then_those_citing_it_then_the_rest(monkeypatch, capsys):
+    import ludex.explain
+    monkeypatch.setattr(ludex.explain, "cached_report", lambda *a: fake_report("500.1c", [ODD_ROUNDS]))
+    code, out, err = run(["explain", "huntik", "500.1c"], capsys)
+    assert code == 0, err
+    said = out[out.index("\nScenarios that exercise it:\n") + 1:].splitlines()
+    assert said[1] == "  pinned by 1 ruling, 4 of 4 mutants killed (ludex mutate)"
+    assert said[2].startswith("  pinning it") and "Odd rounds: the defending player" in said[3]
+    assert said[4] == "  citing it:" and "Odd rounds" not in "\n".join(said[5:])
+    assert any(line.startswith("  and ") and "more that pass through it: " in line for line in said)
+
+
+def test_explain_without_cached_results_says_no_score(monkeypatch, capsys):
+    import ludex.explain
+    monkeypatch.setattr(ludex.explain, "cached_report", lambda *a: None)
+    code, out, err = run(["explain", "huntik", "500.1c"], capsys)
+    said = out[out.index("\nScenarios that exercise it:\n"):]
+    assert code == 0 and "pinned by" not in said and "pinning it" not in said and "  citing it:" in said
+
+
+def test_check_shows_a_mutation_column_only_with_cached_results(monkeypatch, capsys):
+    import ludex.commands.scenario_runs as runs
+    monkeypatch.setattr(runs, "cached_mutation", lambda loaded: None)
+    code, out, err = run(["check", "huntik"], capsys)
+    assert code == 0 and "mutation" not in out.splitlines()[0]
+    monkeypatch.setattr(runs, "cached_mutation", lambda loaded: {"score": 90.2, "killed": 120})
+    code, out, err = run(["check", "huntik", "--json"], capsys)
+    assert code == 0 and json.loads(out)["games"]["huntik"]["mutation"]["score"] == 90.2
+    code, out, err = run(["check", "huntik"], capsys)
+    head, row = out.splitlines()[:2]
+    assert head.split()[:6] == ["game", "rules", "scenarios", "failed", "coverage", "mutation"]
+    assert row.split()[5] == "90.2%"
+
+
+def test_the_site_puts_the_rulings_that_pin_a_rule_first_under_its_score(cache):
+    from ludex.site.collect import collect_game
+    from ludex.site.markup import Linker
+    from ludex.site.pages import _rulings
+    rules, scenarios = tiny_paths()
+    assert collect_game("tiny", TINY / "rules", TINY / "scenarios").mutation is None     # none cached: none read
+    mutation.mutate("tiny", rules, scenarios, rules=["1", "2"])
+    game = collect_game("tiny", TINY / "rules", TINY / "scenarios")
+    page = game.page_of["1"]
+    html = _rulings(game, page, "1", game.runs_by_rule["1"], Linker(game, page))
+    assert html.index("pinned by 1 ruling, 6 of 12 mutants killed") < html.index("Rulings that pin 1") \
+        < html.index("Scoring adds two to a small pot")
+    assert "Rulings on 1: the scenarios that cite it" not in html      # (its one citing ruling pins it)

@@ -8,7 +8,9 @@ and an exit code (0, or 2 when the words name nothing: a message on stderr with 
   (parse/errata.py's ``text_as_corrected``), each corrected phrase marked ``[...]*`` and the
   erratum's source, version and the words as published on the line under its paragraph (``original``:
   the text as published, the errata listed after it); its notes and examples; its sub-rules; its
-  transcription; the rules it refers to; the scenarios that exercise it and their status. Or, with
+  transcription; the rules it refers to; the scenarios that exercise it and their status (those that
+  pin it first, from cached ``ludex mutate`` results, then those that cite it, then the rest on one
+  line: ``ruling_lines``). Or, with
   ``python``, the Python the engine wrote for it (``print_python``);
 - other words: the rules they match, best first, each with its title and the words around its hit.
 
@@ -19,10 +21,12 @@ from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from typing import Optional
 
 from .check.checks import walk
 from .check.spans import references_in
+from .compliance.mutation import cached_report, scenarios_of, score_line
 from .diagnostics import LudexError
 from .lookup import (
     game_titles,
@@ -40,8 +44,7 @@ from .parse import ast as A
 from .parse.errata import Piece, errata_on, text_as_corrected
 from .parse.syntax import SOURCES
 from .program.program import Program
-from .resources import scenarios_dir
-from .scenarios.runner import load_scenarios, run_scenario, scenario_files
+from .scenarios.runner import load_scenarios, run_scenario
 
 #: The exit codes: as cli.py's (2 its usage error: the words named nothing).
 OK, NOT_FOUND = 0, 2
@@ -229,19 +232,49 @@ def print_rule(game, rule: A.Rule, out, original: bool = False) -> None:
         print("\nRefers to: " + ", ".join(f"{r} {game.rules[r].title}" if r in game.rules else r for r in refs),
               file=out)
     print("\nScenarios that exercise it:", file=out)
-    found = 0
-    for path in scenario_files(scenarios_dir(), game.key):
+    for line in ruling_lines(game, rule):
+        print(line, file=out)
+
+
+def ruling_lines(game, rule: A.Rule) -> list:
+    """The scenarios that exercise a rule, for a judge: first those that pin it (they kill a mutant of
+    its transcription, ``ludex mutate``: read from its cached results, none run here), then those that
+    cite it, then the rest on one line; the rule's score first, when there are cached results."""
+    paths = [m.path for m in game.modules]
+    scenario_paths = scenarios_of(game.key, paths)
+    report = cached_report(game.key, paths, scenario_paths, game)
+    row = report["rules"].get(rule.id) if report else None
+    pinning = row["pinned_by"] if row else []
+    pinned, citing, rest = [], [], []
+    for path in scenario_paths:
         try:
             parsed = load_scenarios(game, path)
         except LudexError:
             continue
         for scenario in parsed.scenarios:
             result = run_scenario(game, scenario)
-            if rule.id in result.exercised:
-                found += 1
-                print(f"  [{result.status}] {path.name}:{scenario.span.line} {scenario.title}", file=out)
-    if not found:
-        print("  none yet", file=out)
+            if rule.id not in result.exercised:
+                continue
+            sid = f"{path.name}::{scenario.title}"
+            line = f"    [{result.status}] {path.name}:{scenario.span.line} {scenario.title}"
+            if sid in pinning:
+                pinned.append((pinning.index(sid), line))
+            elif any(rid == rule.id for rid, _ in scenario.cites):
+                citing.append(line)
+            else:
+                rest.append(f"{path.name}:{scenario.span.line}")
+    lines = [f"  {score_line(row)} (ludex mutate)"] if row else []
+    if pinned:
+        lines += ["  pinning it (each fails with a mutant of its transcription):"]
+        lines += [line for _, line in sorted(pinned)]
+    if citing:
+        lines += ["  citing it:"] + citing
+    if rest:
+        lines += textwrap.wrap(f"and {len(rest)} more that pass through it: {', '.join(rest)}", 100,
+                               initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False)
+    if not (pinned or citing or rest):
+        lines.append("  none yet")
+    return lines
 
 
 def print_python(game, rule: A.Rule, out) -> None:

@@ -101,6 +101,10 @@ def cmd_check(args, runs=None) -> int:
             failed_any = failed_any or outcome["failed"] > 0
             report.update(scenarios={"passed": outcome["passed"], "failed": outcome["failed"]},
                           coverage=outcome["coverage"], failures=outcome["failures"])
+            if with_scenarios is True:
+                scored = runs.cached_mutation(r)
+                if scored is not None:
+                    report["mutation"] = scored
             report["errors"] += [diag_json(d) for d in outcome["diagnostics"]]
             if outcome["diagnostics"]:      # a scenario file that does not check: its scenarios did not run
                 report["ok"] = False
@@ -120,7 +124,10 @@ def cmd_check(args, runs=None) -> int:
         for key, rep in reports.items():
             for traced in rep.get("traces", []):
                 print(f"{key}/{traced['id']}: {traced['status']}\n{traced['text']}\n")
-        print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}  unexercised")
+        # the mutation column only when some game has cached ``ludex mutate`` results
+        scored = any("mutation" in rep for rep in reports.values())
+        print(f"{'game':<10} {'rules':>5} {'scenarios':>10} {'failed':>6} {'coverage':>8}"
+              + (f" {'mutation':>8}" if scored else "") + "  unexercised")
         for key, rep in reports.items():
             if "scenarios" in rep:
                 cov = rep["coverage"]
@@ -128,8 +135,12 @@ def cmd_check(args, runs=None) -> int:
                 unchecked = len(rep.get("unchecked_files", ()))
                 unrun = f"  ({unchecked} scenario file{'s do' if unchecked > 1 else ' does'} not check: " \
                         "not run)" if unchecked else ""
+                mutation = ""
+                if scored:
+                    score = rep.get("mutation", {}).get("score")
+                    mutation = f" {score:>7.1f}%" if score is not None else f" {'-':>8}"
                 print(f"{key:<10} {rep['rules']:>5} {rep['scenarios']['passed'] + rep['scenarios']['failed']:>10} "
-                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%  {unexercised}{unrun}")
+                      f"{rep['scenarios']['failed']:>6} {cov['percent']:>7.1f}%{mutation}  {unexercised}{unrun}")
             else:
                 status = "ok" if rep["ok"] else f"{len(rep['errors'])} error(s)"
                 print(f"{key:<10} {rep['rules']:>5}  {status}")

@@ -1,6 +1,6 @@
 """What ``ludex check`` adds when scenarios run: the scenario files given found their games, every
-scenario of a game run with the coverage measured from the runs, and the scenario files in no
-game's folder found. Kept apart from ``check.py`` so that a check of rules files alone imports
+scenario of a game run with the coverage measured from the runs (and the cached mutation score,
+read: ``cached_mutation``), and the scenario files in no game's folder found. Kept apart from ``check.py`` so that a check of rules files alone imports
 neither the scenario runner nor the engine.
 
 In: games checked, scenario files. Out: the outcome of their runs, as ``check`` reports it.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..compliance.mutation import cached_report, scenarios_of
 from ..diagnostics import LudexError
 from ..load import group_by_game, load_game, load_paths
 from ..resources import bundled_games
@@ -60,6 +61,14 @@ def scenario_games(scenarios: list, game) -> dict:
             raise SystemExit(EXIT_USAGE)
         given[loaded.key] = (loaded, files)
     return given
+
+
+def cached_mutation(loaded) -> dict | None:
+    """A game's cached ``ludex mutate`` totals (made, killed, survived, invalid, equivalent, unknown,
+    score), or None when there are none for its rules and scenarios as they are: nothing is run."""
+    paths = [str(p) for p in loaded.paths]
+    report = cached_report(loaded.key, paths, [str(p) for p in scenarios_of(loaded.key, paths)], loaded.game)
+    return report["totals"] if report else None
 
 
 def run_game_scenarios(gamedef, folder: Path, files=None, traces: bool = False) -> dict:

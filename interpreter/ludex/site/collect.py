@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from ..compliance.mutation import cached_report
 from ..diagnostics import LudexError, render_all
 from ..load import Loaded, load_game
 from ..parse import ast as A
@@ -76,6 +77,9 @@ class SiteGame:
     runs_by_rule: dict = field(default_factory=dict)  # rule id -> [Run] that exercised it
     parent: dict = field(default_factory=dict)        # rule id -> parent rule id (or None)
     children: dict = field(default_factory=dict)      # rule id (None: top level) -> sub-rule ids
+    #: the cached ``ludex mutate`` report of these rules and scenarios (compliance/mutation.py), or
+    #: None: read, never run, for a build
+    mutation: Optional[dict] = None
 
     def depth(self, rid: str) -> int:
         d, p = 0, self.parent.get(rid)
@@ -156,7 +160,22 @@ def collect_game(key: str, rules_dir: Path, scenarios_dir: Optional[Path], run_s
     for run in game.runs:
         for rid in sorted(run.exercised):
             game.runs_by_rule.setdefault(rid, []).append(run)
+    if gamedef is not None and not loaded.diagnostics and scenarios_dir is not None:
+        game.mutation = cached_report(key, [str(p) for p in loaded.paths],
+                                      [str(p) for p in scenario_files(Path(scenarios_dir), key)], gamedef)
     return game
+
+
+def pinned_by(game: SiteGame, rid: str) -> list:
+    """The ids (``file::title``) of the scenarios that pin a rule (kill a mutant of it), in the cached
+    mutation report; [] without one."""
+    row = game.mutation["rules"].get(rid) if game.mutation else None
+    return list(row["pinned_by"]) if row else []
+
+
+def run_id(run: Run) -> str:
+    """A run's id as the mutation report names a scenario: its file's name and its title."""
+    return f"{Path(run.file.path).name}::{run.title}"
 
 
 def _scenario_files(game: SiteGame, folder: Path, run: bool) -> list[ScenarioFile]:

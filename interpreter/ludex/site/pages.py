@@ -12,10 +12,11 @@ import re
 
 from ..check.checks import walk
 from ..check.spans import references_in
+from ..compliance.mutation import score_line
 from ..parse import ast as A
 from ..parse.definition import is_numbered
 from ..parse.errata import errata_on, text_as_corrected
-from .collect import Run, ScenarioFile, SiteGame, rule_label
+from .collect import Run, ScenarioFile, SiteGame, pinned_by, rule_label, run_id
 from .lexer import LudexLexer, ScenarioLexer
 from .markup import Linker, esc, highlight, href, md_inline, paragraphs, source_lines
 from .weave import weave
@@ -281,42 +282,56 @@ def referred_by_map(game: SiteGame) -> dict:
 
 
 def _rulings(game: SiteGame, page: str, rid: str, runs: list, link: Linker) -> str:
-    """The rulings of a rule: first those that cite it, each with its question and answer; then, under
-    a count, those whose run merely passes through it. Left out of the search (the scenario pages hold
-    the same words)."""
+    """The rulings of a rule: first those that pin it (they kill a mutant of its transcription, in the
+    cached ``ludex mutate`` results), then those that cite it, each with its question and answer; then,
+    under a count, those whose run merely passes through it; with cached results, the rule's score
+    line first. Left out of the search (the scenario pages hold the same words)."""
     rule = game.game.rules[rid]
     exercising = {id(r) for r in runs}
-    citing = [r for r in game.runs if rid in r.cites]
-    through = [r for r in runs if rid not in r.cites]
-    if not citing and not through:
+    pinning = pinned_by(game, rid)
+    pinned = sorted((r for r in runs if run_id(r) in pinning), key=lambda r: pinning.index(run_id(r)))
+    chosen = {id(r) for r in pinned}
+    citing = [r for r in game.runs if rid in r.cites and id(r) not in chosen]
+    through = [r for r in runs if rid not in r.cites and id(r) not in chosen]
+    row = game.mutation["rules"].get(rid) if game.mutation else None
+    if not pinned and not citing and not through:
         if rule.outside:
             return '<p class="ludex-muted ludex-rulings-none">Outside the source: not counted in the coverage.</p>'
         return '<p class="ludex-unexercised-note">No scenario exercises this rule yet.</p>'
     # an <aside>: Material's search ends an exclusion at the first closing tag of the same name, and the
     # rulings hold <div>s
     out = ['<aside class="ludex-rulings" data-search-exclude="true">']
+    if row is not None:
+        out.append(f'<p class="ludex-mutation-score">{esc(score_line(row))}</p>')
+
+    def card(r) -> str:
+        note = "" if id(r) in exercising else " · cites this rule, but its run does not exercise it"
+        parts = [f'<p class="ludex-ruling-head">{_status(r.status)} {_run_link(page, r)} '
+                 f'<span class="ludex-muted">{esc(r.file.name)}{note}</span></p>']
+        q, a = r.scenario.question, r.scenario.answer
+        if q:
+            parts.append('<p class="ludex-q"><strong>Q.</strong> ' + " ".join(link.prose(p) for p in paragraphs(q))
+                         + "</p>")
+        if a:
+            parts.append('<p class="ludex-a"><strong>A.</strong> ' + " ".join(link.prose(p) for p in paragraphs(a))
+                         + "</p>")
+        return '<div class="ludex-ruling-card">' + "".join(parts) + "</div>"
+
+    if pinned:
+        out.append(f'<p class="ludex-rulings-title">Rulings that pin {esc(rid)}: each fails with a small change to '
+                   "its transcription</p>")
+        out += [card(r) for r in pinned]
     if citing:
         out.append(f'<p class="ludex-rulings-title">Rulings on {esc(rid)}: the scenarios that cite it, with their '
                    "result in the last run</p>")
-        for r in citing:
-            note = "" if id(r) in exercising else " · cites this rule, but its run does not exercise it"
-            card = [f'<p class="ludex-ruling-head">{_status(r.status)} {_run_link(page, r)} '
-                    f'<span class="ludex-muted">{esc(r.file.name)}{note}</span></p>']
-            q, a = r.scenario.question, r.scenario.answer
-            if q:
-                card.append('<p class="ludex-q"><strong>Q.</strong> ' + " ".join(link.prose(p) for p in paragraphs(q))
-                            + "</p>")
-            if a:
-                card.append('<p class="ludex-a"><strong>A.</strong> ' + " ".join(link.prose(p) for p in paragraphs(a))
-                            + "</p>")
-            out.append('<div class="ludex-ruling-card">' + "".join(card) + "</div>")
+        out += [card(r) for r in citing]
     if through:
         items = "".join(f"<li>{_status(r.status)} {_run_link(page, r)} "
                         f'<span class="ludex-muted">{esc(r.file.name)}</span></li>' for r in through)
         n = len(through)
         said = (f"and {n} more ruling{'s' if n != 1 else ''} that pass{'es' if n == 1 else ''} through {rid}"
-                if citing else f"{n} ruling{'s' if n != 1 else ''} pass{'es' if n == 1 else ''} through {rid} "
-                "(none cites it)")
+                if citing or pinned else f"{n} ruling{'s' if n != 1 else ''} pass{'es' if n == 1 else ''} through "
+                f"{rid} (none cites it)")
         out.append(f'<details class="ludex-through"><summary>{esc(said)}</summary><ul>{items}</ul></details>')
     out.append("</aside>")
     return "".join(out)
