@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from ludex.resources import cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "interpreter")] + ([os.environ["PYTHONPATH"]]
@@ -38,8 +41,8 @@ def _signals_as_at_a_terminal():
 IGNORED = any(signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGINT, signal.SIGTERM))
 
 
-def start(*argv) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "ludex", *argv], env=ENV, cwd=ROOT, stdout=subprocess.PIPE,
+def start(*argv, env=None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "ludex", *argv], env=env or ENV, cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=_signals_as_at_a_terminal if IGNORED else None)  # noqa: PLW1509
 
@@ -135,6 +138,18 @@ def test_simulate_on_a_local_cluster_stopped_is_one_line_and_leaves_no_process(s
     code, out, err = stop(proc, signum, after=after, group=signum == signal.SIGINT, ending=10.0)
     assert_stopped(code, err, signum)
     assert out == ""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_mutate_stopped_while_its_workers_run_leaves_no_process_and_writes_nothing(signum, tmp_path):
+    # a cache folder of its own, with the parse tables but no results: the workers have mutants to run
+    for made in [*cache_dir().glob("*.tables"), *cache_dir().glob("*.lark")]:
+        shutil.copy(made, tmp_path)
+    proc = start("mutate", "huntik", "--jobs", "2", "--json", env=dict(ENV, LUDEX_CACHE_DIR=str(tmp_path)))
+    wait_until(lambda: len(living(proc.pid, 1)) >= 2, proc)
+    code, out, err = stop(proc, signum, after=0.3)
+    assert_stopped(code, err, signum)
+    assert out == "" and not list(tmp_path.glob("*mutants-*"))
 
 
 def test_simulate_killed_outright_leaves_no_worker_behind():
