@@ -161,6 +161,9 @@ def run_mutant(subject: Subject, mutant: Mutant) -> dict:
         first = exc.diagnostics[0] if exc.diagnostics else None
         return {"status": "invalid", "by": None, "ran": 0,
                 "message": f"{first.code} {first.message}" if first else "does not parse as one rule"}
+    except Exception as exc:                # (an engine that cannot compile what checks: a bug, said so)
+        return {"status": "invalid", "by": None, "ran": 0,
+                "message": f"the engine could not compile it: {type(exc).__name__}: {exc}"[:300]}
     ran = 0
     for ruling in rulings_for(subject, mutant):
         ran += 1
@@ -335,7 +338,7 @@ def mutate(key: str, rule_paths: list, scenario_paths: list, rules=None, jobs: i
     report = build_report(subject.game, made, results, marked, rules)
     report.update(seconds=round(elapsed, 3), jobs=jobs, ran=len(todo), cached=sum(1 for m in made if m.key in known),
                   mutants_per_second=round(len(todo) / elapsed, 2) if elapsed and todo else 0.0,
-                  failing_scenarios=failing)
+                  failing_scenarios=failing, scenario_files=len(subject.scenario_paths))
     return report
 
 
@@ -440,6 +443,8 @@ def render_report(report: dict) -> str:
              f"({t['killed']} of {t['killed'] + t['survived']})"]
     if t["unknown"]:
         lines.append(f"  {t['unknown']} mutants have no result")
+    if report.get("scenario_files") == 0:
+        lines.append("  no scenario files found (scenarios/GAME/ beside the rules/ folder): no mutant can be killed")
     lines.append("")
     width = max([len("rule")] + [len(r) for r in report["rules"]])
     lines.append(f"{'rule':<{width}}  {'made':>4}  {'killed':>6}  {'survived':>8}  {'invalid':>7}  {'equiv':>5}  "
