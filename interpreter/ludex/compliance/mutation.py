@@ -8,10 +8,11 @@ no scenario fails survives, one marked equivalent in its rule is not counted. Th
 kill a rule's mutants are the rulings that pin it.
 
 The results are plain data, kept in the cache folder (``resources.usable_cache_dir``) as JSON under
-the hash of the rules (without their equivalent-mutant comments), the scenarios and this code, each
-file validated on load and written whole or not at all (as ``parse/tables.py`` keeps its tables):
-a second run with nothing changed runs nothing, and ``ludex check``, ``ludex explain`` and the site
-read the cached results alone (``cached_report``), never starting a run.
+the hash of the rules (without their equivalent-mutant comments), the scenarios and the code that
+decides a run (``_DECIDING``), each file validated on load and written whole or not at all (as
+``parse/tables.py`` keeps its tables): a second run with nothing changed runs nothing, and ``ludex
+check``, ``ludex explain`` and the site read the cached results alone (``cached_report``), never
+starting a run.
 
 ``mutate`` runs the mutants in ``jobs`` processes, which handle signals as ``ludex simulate``'s do
 (``simulation._worker_starts``); ``render_report`` writes the report for a reader.
