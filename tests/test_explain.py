@@ -19,6 +19,7 @@ from ludex.lookup import game_titles, games_named, rule_tree, search
 from ludex.resources import bundled_games
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "explain"
+AGOT_RULES = Path(__file__).resolve().parent.parent / "rules" / "agot.ludex"
 ERRATA_GAME = str(GOLDEN / "errata.ludex")
 
 
@@ -90,7 +91,10 @@ def test_python_and_original_do_not_go_together(capsys):
 def test_a_rule_shows_its_transcription_and_scenarios(capsys):
     code, out, _ = run(["explain", "agot", "1.3"], capsys)
     assert code == 0
-    assert '   255 |   erratum faq "1.0" replaces "reserve modifiers" with "initiative modifiers"' in out
+    erratum = '  erratum faq "1.0" replaces "reserve modifiers" with "initiative modifiers"'
+    # the line number explain prints is the rules file's own (comments above it move it)
+    line = AGOT_RULES.read_text(encoding="utf-8").splitlines().index(erratum) + 1
+    assert f"{line:>6} | {erratum}" in out
     assert "[passed] plot-phase.scenario:" in out and "FAQ erratum" in out
 
 
