@@ -52,6 +52,12 @@ class Diagnostic:
     def sort_key(self):
         return (self.span.path, self.span.line, self.span.column, self.code)
 
+    def as_json(self) -> dict:
+        """The diagnostic as data, as ``ludex check --json`` and ``ludex ask --json`` give it."""
+        return {"path": self.span.path, "line": self.span.line, "column": self.span.column, "code": self.code,
+                "message": self.message, "rule": self.rule, "kind": self.kind, "expected": self.expected,
+                "hint": self.hint}
+
 
 class LudexError(Exception):
     """The one root of every error Ludex reports about a user's files. Carries diagnostics."""

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import SourceError, decode_source, read_source, render_all
-from ..scenarios.answer import answer_json, exit_status, render_answer
+from ..scenarios.answer import ask, exit_status, render_answer
 from ..scenarios.runner import load_question, run_scenario
 from . import EXIT_USAGE
 from .common import diag_json, load_one
@@ -36,6 +36,10 @@ def cmd_ask(args) -> int:
         data = None
     try:
         text = read_source(path) if data is None else decode_source(data, path)
+        if args.json:
+            answer, status, _ = ask(gamedef, text, path)
+            print(json.dumps(answer, indent=1))
+            return status
         question = load_question(gamedef, text, path)
     except SourceError as exc:
         if args.json:
@@ -45,11 +49,8 @@ def cmd_ask(args) -> int:
             print(render_all(exc.diagnostics), file=sys.stderr)
         return EXIT_USAGE
     results = [run_scenario(gamedef, scenario) for scenario in question.scenarios]
-    if args.json:
-        print(json.dumps(answer_json(results, gamedef.key, path, diag_json), indent=1))
-    else:
-        print(render_answer(results, path, brief=args.brief))
-        errors = [d for r in results for d in r.diagnostics]
-        if errors:
-            print(render_all(errors), file=sys.stderr)
+    print(render_answer(results, path, brief=args.brief))
+    errors = [d for r in results for d in r.diagnostics]
+    if errors:
+        print(render_all(errors), file=sys.stderr)
     return exit_status(results)

@@ -10,10 +10,10 @@ trace's lines are the engine's (``engine.trace.format_event``), its data the eve
 
 from __future__ import annotations
 
-from ..diagnostics import SOURCES
+from ..diagnostics import SOURCES, SourceError
 from ..parse import ast as A
 from ..runtime.records import _words
-from .runner import Checked, Result, trace_lines
+from .runner import Checked, Result, load_question, run_scenario, trace_lines
 
 
 def expectation_text(step: A.Step) -> str:
@@ -115,6 +115,20 @@ def _marks(result: Result) -> list:
     marks += [(f.at, f"line {f.span.line}: {f.message}") for f in _other_failures(result)]
     marks += [(-1, f"error: {d.message}") for d in result.diagnostics]
     return marks
+
+
+def ask(gamedef, text: str, path: str) -> tuple[dict, int, list]:
+    """A question's text answered: the data ``ludex ask --json`` prints, its exit status, and the
+    diagnostics met (the question's own if it does not check, else those that stopped a run), for
+    rendering. The rules site's playground runs this too, in the browser."""
+    try:
+        question = load_question(gamedef, text, path)
+    except SourceError as exc:
+        return ({"game": gamedef.key, "source": path, "ok": False,
+                 "errors": [d.as_json() for d in exc.diagnostics], "scenarios": []}, 2, list(exc.diagnostics))
+    results = [run_scenario(gamedef, scenario) for scenario in question.scenarios]
+    return (answer_json(results, gamedef.key, path, lambda d: d.as_json()), exit_status(results),
+            [d for r in results for d in r.diagnostics])
 
 
 def answer_json(results: list, game: str, path: str, diagnostic_json) -> dict:
