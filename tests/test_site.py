@@ -29,7 +29,7 @@ pytest.importorskip("material", reason="the rules site needs mkdocs-material: pi
 
 from ludex.resources import rules_dir, scenarios_dir  # noqa: E402
 from ludex.site import synthetic  # noqa: E402
-from ludex.site.build import build  # noqa: E402
+from ludex.site.build import build, generate  # noqa: E402
 from ludex.site.markup import page_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -1146,7 +1146,7 @@ def test_a_cross_reference_previews_its_rule(site, served, browser):
 
 
 SHOTS = [("home", "index.md", ""), ("rule", "huntik:500.1c", "#r500.1c"), ("rules", "agot:3.2", "#r3.2"),
-         ("scenario", "huntik-scenario", "")]
+         ("scenario", "huntik-scenario", ""), ("ask", "huntik-ask", "")]
 
 
 @pytest.mark.browser
@@ -1163,6 +1163,8 @@ def test_screenshots_at_both_sizes_served_and_from_disk(site, served, browser, t
             md = what
         elif what == "huntik-scenario":
             md = huntik.files[0].page
+        elif what == "huntik-ask":
+            md = huntik.ask_page
         else:
             key, rid = what.split(":")
             md = games(site)[key].page_of[rid]
@@ -1179,3 +1181,153 @@ def test_screenshots_at_both_sizes_served_and_from_disk(site, served, browser, t
                 page.screenshot(path=str(shot))
                 assert shot.stat().st_size > 10_000
         context.close()
+
+
+# ------------------------------------------------------------------ the playground
+
+
+def needs_playground(report):
+    if not report.generated.playground:
+        problem = next((w for w in report.warnings if "playground" in w), "no playground")
+        pytest.skip(problem)
+
+
+def test_every_scenario_has_edit_and_run_and_each_game_an_ask_page(site):
+    needs_playground(site)
+    huntik = games(site)["huntik"]
+    sf = next(f for f in huntik.files if f.name == "initiative.scenario")
+    page = read(site, sf.page)
+    texts = [html.unescape(t) for t in re.findall(r'<div class="ludex-play"[^>]*data-text="([^"]*)"', page)]
+    assert len(texts) == len(sf.runs) and texts[0].startswith('scenario "') and "expect" in texts[0]
+    ask = read(site, huntik.ask_page)
+    template = html.unescape(re.search(r'data-text="([^"]*)" data-open', ask).group(1))
+    assert template.startswith("players ") and "expect " in template and "question" not in template
+    index = read(site, huntik.index_page)
+    assert 'href="ask.html"' in index and ">Ask a question</a>" in index
+    nav = re.search(r'<a href="ask.html" class="md-nav__link">(.*?)</a>', read(site, huntik.coverage_page), re.S)
+    assert nav and "Ask a question" in nav.group(1)                        # in the game's navigation
+    for name in ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "ludex.zip", "worker.js", "games/huntik.json"):
+        assert (site.site_dir / "playground" / name).is_file(), name
+    assert (site.site_dir / "ludex-sw.js").is_file()
+    import zipfile
+    names = zipfile.ZipFile(site.site_dir / "playground" / "ludex.zip").namelist()
+    # the package as source with unchecked-hash .pyc, lark from its installed copy, the grammar's analysis;
+    # not the site builder, nor the tests, nor the rules (the worker writes those from games/)
+    assert "ludex/scenarios/answer.py" in names and "lark/lark.py" in names
+    assert any(n.startswith("ludex/__pycache__/") and n.endswith(".cpython-314.pyc") for n in names)
+    assert any(n.startswith("cache/question-") for n in names) and "ludex/_bundled/grammar/question.lark" in names
+    assert not [n for n in names if n.startswith(("ludex/site/", "tests/")) or n.endswith(".ludex")]
+
+
+def test_the_edited_text_goes_into_the_page_as_an_escaped_attribute(evil):
+    needs_playground(evil)
+    page = read(evil, games(evil)["evil"].files[0].page)
+    attrs = re.findall(r'<div class="ludex-play"[^>]*data-text="([^"]*)"', page)
+    assert attrs and all("<" not in a and ">" not in a for a in attrs)
+    assert any("<script>" in html.unescape(a) or "<b>" in html.unescape(a) for a in attrs)
+
+
+def test_without_node_the_site_is_built_without_the_playground_saying_so(tmp_path, monkeypatch):
+    from ludex.site import playground
+    monkeypatch.setattr(playground.shutil, "which", lambda name: None)
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "evil.ludex").write_text(EVIL, encoding="utf-8")
+    generated = generate(tmp_path / "docs", rules=tmp_path / "rules")
+    said = [w for w in generated.warnings if "playground" in w]
+    assert said == ["the site is built without the playground: node is not installed (apt-get install nodejs)"]
+    assert not generated.playground and "evil/ask.md" not in generated.pages
+    assert not (tmp_path / "docs" / "playground").exists()
+    assert "ludex-play" not in generated.pages[games_of(generated)["evil"].index_page]
+
+
+def games_of(generated) -> dict:
+    return {g.key: g for g in generated.games}
+
+
+class Stoppable:
+    """A static host of the built site that can be stopped: the network gone."""
+
+    def __init__(self, directory: Path):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), partial(StaticHost, directory=str(directory)))
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def answered(page, times: int, timeout: float = 120_000):
+    page.wait_for_function(f"document.querySelector('.ludex-play[data-answered]') && "
+                           f"Number(document.querySelector('.ludex-play').dataset.answered) >= {times}",
+                           timeout=timeout)
+
+
+@pytest.mark.browser
+def test_the_playground_answers_with_the_network_off_after_one_visit(site, browser):
+    """Served: the scenario page and the Ask page visited, a question with a syntax error run (its
+    line:column beside the editor); then the host stopped and the browser offline: the scenario page
+    still opens, and an edited Huntik scenario runs, its trace citing 500.1c."""
+    needs_playground(site)
+    huntik = games(site)["huntik"]
+    scenario = page_url(next(f for f in huntik.files if f.name == "initiative.scenario").page)
+    host = Stoppable(site.site_dir)
+    context = browser.new_context(**PHONE)
+    try:
+        w = Watched(context.new_page())
+        page = w.page
+        page.goto(host.url + scenario)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
+        page.goto(host.url + page_url(huntik.ask_page))
+        editor = page.locator(".ludex-play-editor")
+        editor.fill("players dana, leo\nrun 500.2\nexpect first-turn-player = dana\n")
+        page.locator(".ludex-play-run").click()
+        answered(page, 1)
+        problems = page.locator(".ludex-play-problems")
+        assert "The question does not check." in problems.inner_text()
+        assert "line 3, column 26" in problems.inner_text()
+        assert "question:3:26: error[E002]" in problems.locator(".ludex-play-rendered").inner_text()
+        assert page.locator(".ludex-play-answer").inner_text() == ""
+
+        host.stop()
+        context.set_offline(True)
+        page.goto(host.url + scenario)
+        # the second scenario, Take the Initiative: in round 7 the defending player goes first again (500.1c)
+        play = page.locator(".ludex-play").nth(1)
+        play.locator(".ludex-play-open").click()
+        editor = play.locator(".ludex-play-editor")
+        text = editor.input_value()
+        assert text.startswith('scenario "Take the Initiative: the printed example"')
+        head, _, tail = text.rpartition("expect first-turn-player == dana")
+        editor.fill(head + "expect first-turn-player == leo" + tail)
+        play.locator(".ludex-play-run").click()
+        page.wait_for_function("Number(document.querySelectorAll('.ludex-play')[1].dataset.answered) >= 1",
+                               timeout=120_000)
+        answer = play.locator(".ludex-play-answer")
+        said = answer.inner_text()
+        assert re.search(r"failed: 1 of \d+ expectations not met", said) and "✗ NOT MET" in said
+        assert "expect first-turn-player == leo" in said and "first-turn-player is dana" in said
+        cited = answer.locator(".ludex-play-because a", has_text="500.1c").first
+        assert cited.get_attribute("href").endswith("#r500.1c")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not [e for e in w.errors if "ERR_INTERNET_DISCONNECTED" not in e], w.errors
+    finally:
+        context.close()
+        try:
+            host.stop()
+        except OSError:
+            pass
+
+
+@pytest.mark.browser
+def test_from_disk_the_playground_says_it_needs_the_site_served(site, browser):
+    needs_playground(site)
+    huntik = games(site)["huntik"]
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(site.site_dir.as_uri() + "/" + page_url(huntik.ask_page))
+    said = page.locator(".ludex-play-problems").inner_text()
+    assert "The playground needs the site served." in said and "ludex site serve" in said
+    page.locator(".ludex-play-run").click()
+    assert page.locator(".ludex-play-status").inner_text() == ""
+    context.close()

@@ -6,6 +6,8 @@
     pages.py     home, game overview, rule pages, scenario pages, coverage pages (Markdown)
     weave.py     a rule's words paragraph by paragraph, each with the statements that carry it out
     guide.py     the language guide, each construct with an example from the bundled games
+    playground.py the playground's files: Pyodide, the package's archive (made by runtime/prepare.mjs
+                 under node), each game's rules, the worker (runtime/worker.js), the service worker
     build.py     step 1 writes the Markdown and short links (site/docs/), step 2 runs MkDocs (site/build/), the zip
     synthetic.py a large generated game, for the benchmark and the tests
 

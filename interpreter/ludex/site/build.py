@@ -13,6 +13,11 @@ that plugin needs a small worker shim, the npm package ``iframe-worker`` pinned 
 the build installs it with ``npm ci`` when node is present and copies it into the site (without it the
 plugin points to a copy online, and says so in a warning).
 
+The playground (``playground.py``): each scenario's "Edit and run" and each game's "Ask a question"
+page answer a question with the real engine in the browser, from Pyodide (the npm package ``pyodide``,
+installed by the same ``npm ci``) and an archive of the package made with node. Without node, the site
+is built without them, and a warning says so in one line.
+
 No MkDocs hook or plugin generates anything: MkDocs only sees finished Markdown.
 """
 
@@ -30,6 +35,7 @@ import time
 import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -41,10 +47,20 @@ except ImportError:       # pragma: no cover - Windows
 from .. import __version__
 from ..resources import rules_dir as _rules_dir
 from ..resources import scenarios_dir as _scenarios_dir
+from . import playground as _playground
 from .collect import collect, rule_label
 from .guide import guide_pages
 from .markup import esc, page_url, paragraphs
-from .pages import coverage_page, game_index, home_page, referred_by_map, rule_page, scenario_page
+from .pages import (
+    ask_page,
+    coverage_page,
+    game_index,
+    home_page,
+    question_template,
+    referred_by_map,
+    rule_page,
+    scenario_page,
+)
 
 _PACKAGE = Path(__file__).resolve().parent
 ASSETS = _PACKAGE / "assets"
@@ -81,6 +97,7 @@ class Generated:
     written: int = 0                  # files changed on disk
     warnings: list = field(default_factory=list)
     polyfills: list = field(default_factory=list)   # scripts before Material's (the worker shim)
+    playground: bool = False          # the scenario pages' "Edit and run" and the "Ask a question" pages
 
 
 @dataclass
@@ -106,34 +123,52 @@ def generate(docs_dir: Path, rules: Optional[Path] = None, scenarios: Optional[P
     rules, scenarios = _inputs(rules, scenarios)
     games = collect(rules, scenarios)
     now = now or _dt.datetime.now(_dt.timezone.utc)
+    warnings, polyfills = [], []
+    shim, problem = worker_shim(Path(docs_dir).parent)
+    if shim is None:
+        warnings.append(f"opened from disk, the search will fetch its worker shim online: {problem}")
+    templates = {g.key: question_template(g) for g in games if g.game is not None}
+    pyodide, problem = npm_package(Path(docs_dir).parent, "pyodide")
+    runtime, problem = _playground.files(pyodide, games, _warm(games, templates)) if pyodide else ({}, problem)
+    if problem:
+        warnings.append(f"the site is built without the playground: {problem}")
+    played = bool(runtime)
     pages: dict = {"index.md": home_page(games, now, __version__)}
     for game in games:
-        pages[game.index_page] = game_index(game)
+        pages[game.index_page] = game_index(game, played)
         if game.game is None:
             continue
         back = referred_by_map(game)
         for page in game.pages:
             pages[page.page] = rule_page(game, page, back)
         for sf in game.files:
-            pages[sf.page] = scenario_page(game, sf)
+            pages[sf.page] = scenario_page(game, sf, played)
         pages[game.coverage_page] = coverage_page(game)
+        if played:
+            pages[game.ask_page] = ask_page(game, templates[game.key])
     pages.update(guide_pages(games, docs_src if docs_src is not None else docs_source()))
-    files = dict(pages)
-    files["assets/ludex-rules.js"] = rules_js(games)
+    files: dict = dict(pages)
+    files["assets/ludex-rules.js"] = rules_js(games) + ("window.LUDEX_PLAYGROUND = true;\n" if played else "")
     files["assets/ludex-previews.js"] = previews_js(games)
     for asset in sorted(ASSETS.iterdir()):
         if asset.is_file():
             files[f"assets/{asset.name}"] = asset.read_text(encoding="utf-8")
     files.update(short_links(games))
-    warnings, polyfills = [], []
-    shim, problem = worker_shim(Path(docs_dir).parent)
+    files.update(runtime)
     if shim is not None:
         files[SHIM] = shim
         polyfills.append(SHIM)
-    else:
-        warnings.append(f"opened from disk, the search will fetch its worker shim online: {problem}")
     written = _write_tree(Path(docs_dir), files)
-    return Generated(games, pages, navigation(games), Path(docs_dir), written, warnings, polyfills)
+    return Generated(games, pages, navigation(games, played), Path(docs_dir), written, warnings, polyfills, played)
+
+
+def _warm(games: list, templates: dict) -> Optional[dict]:
+    """A game's rules and a question, for the playground's runtime to answer once as it is made."""
+    for game in games:
+        if game.game is not None:
+            return {"game": game.key, "question": templates[game.key],
+                    "files": {p.name: p.read_text(encoding="utf-8") for p in game.loaded.paths}}
+    return None
 
 
 def _inputs(rules, scenarios):
@@ -146,7 +181,7 @@ def _inputs(rules, scenarios):
     return rules, Path(scenarios) if scenarios else None
 
 
-def navigation(games: list) -> list:
+def navigation(games: list, playground: bool = False) -> list:
     """The navigation, in the sources' order. Titles are HTML-escaped here: MkDocs and Material print
     navigation and page titles as they are, and these come from rules and scenario files."""
     nav: list = [{"Home": "index.md"}]
@@ -158,6 +193,8 @@ def navigation(games: list) -> list:
             children.append({"Scenarios": [{esc(f.name): f.page} for f in game.files]})
         if game.game is not None:
             children.append({"Coverage": game.coverage_page})
+            if playground:
+                children.append({"Ask a question": game.ask_page})
         nav.append({esc(game.title): children})
     nav.append({"Language guide": ["guide/language.md", "guide/scenarios.md", "guide/boards.md",
                                    "guide/builtins.md"]})
@@ -215,7 +252,6 @@ def _js(data) -> str:
 
 #: Where the worker shim goes in the site (mkdocs.yml's ``extra.polyfills`` points to it).
 SHIM = "assets/iframe-worker-shim.js"
-_SHIM_IN_PACKAGE = Path("node_modules") / "iframe-worker" / "shim" / "index.js"
 #: A rule id that can be a folder name: a number or a heading id (never "..", never a slash).
 _SAFE_ID = re.compile(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*")
 
@@ -245,35 +281,56 @@ def short_links(games: list) -> dict:
 
 def worker_shim(out: Path) -> tuple:
     """The text of the worker shim Material's offline search needs on ``file://`` (the npm package
-    ``iframe-worker``, pinned in ``site/package.json``), and why not when it cannot be had. Installed
-    with ``npm ci`` beside ``package.json`` when it is not there yet and npm is."""
+    ``iframe-worker``, pinned in ``site/package.json``), and why not when it cannot be had."""
+    folder, problem = npm_package(out, "iframe-worker")
+    if folder is None:
+        return None, problem
+    return (folder / "shim" / "index.js").read_text(encoding="utf-8"), ""
+
+
+#: What each npm package of site/package.json must hold to count as installed.
+_NPM_MARKS = {"iframe-worker": "shim/index.js", "pyodide": "pyodide.asm.wasm"}
+
+
+def npm_package(out: Path, name: str) -> tuple:
+    """The folder of an npm package pinned in ``site/package.json`` (``iframe-worker``, ``pyodide``),
+    installed with ``npm ci`` beside ``package.json`` when it is not there yet and npm is; or None and
+    why it cannot be had."""
     home = config_file().parent
-    for folder in (home, out):
-        if (folder / _SHIM_IN_PACKAGE).is_file():
-            return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+    found = partial(_installed, (home, out), name)
+    if found() is not None:
+        return found(), ""
     if not (home / "package-lock.json").is_file():
         return None, f"{home / 'package-lock.json'} is missing"
     npm = shutil.which("npm")
     if npm is None:
-        return None, "npm is not installed, so the npm package iframe-worker cannot be (apt-get install npm)"
+        return None, f"npm is not installed, so the npm package {name} cannot be (apt-get install npm)"
     folder = home
     if not _writable(home):          # installed from a wheel: install beside the site instead
         folder = out
         folder.mkdir(parents=True, exist_ok=True)
-        for name in ("package.json", "package-lock.json"):
-            shutil.copyfile(home / name, folder / name)
+        for file in ("package.json", "package-lock.json"):
+            shutil.copyfile(home / file, folder / file)
     try:
         with _locked(folder / "node_modules.lock"):
-            if (folder / _SHIM_IN_PACKAGE).is_file():       # another build installed it meanwhile
-                return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+            if found() is not None:       # another build installed it meanwhile
+                return found(), ""
             done = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
                                   cwd=folder, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"npm ci failed in {folder}: {exc}"
-    if done.returncode != 0 or not (folder / _SHIM_IN_PACKAGE).is_file():
+    if done.returncode != 0 or found() is None:
         said = (done.stderr or done.stdout).strip().splitlines()
         return None, f"npm ci failed in {folder}" + (f": {said[-1]}" if said else "")
-    return (folder / _SHIM_IN_PACKAGE).read_text(encoding="utf-8"), ""
+    return found(), ""
+
+
+def _installed(folders: tuple, name: str) -> Optional[Path]:
+    """``node_modules/NAME`` in the first folder where every package of site/package.json is."""
+    for folder in folders:
+        if all((folder / "node_modules" / pkg / mark).is_file() for pkg, mark in _NPM_MARKS.items()):
+            return folder / "node_modules" / name
+    return None
 
 
 @contextmanager
@@ -298,6 +355,10 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+#: What a generated folder holds, and what is removed from it when it is no longer wanted.
+_GENERATED = (".md", ".js", ".css", ".html", ".mjs", ".wasm", ".zip", ".json")
+
+
 def _write_tree(root: Path, files: dict) -> int:
     """Write the files whose content changed; remove generated files that are no longer wanted."""
     root.mkdir(parents=True, exist_ok=True)
@@ -305,13 +366,13 @@ def _write_tree(root: Path, files: dict) -> int:
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = text.encode("utf-8")
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
         if not path.is_file() or path.read_bytes() != data:
             path.write_bytes(data)
             written += 1
     wanted = {(root / rel).resolve() for rel in files}
     for path in sorted(root.rglob("*"), reverse=True):
-        if path.is_file() and path.resolve() not in wanted and path.suffix in (".md", ".js", ".css", ".html"):
+        if path.is_file() and path.resolve() not in wanted and path.suffix in _GENERATED:
             path.unlink()
             written += 1
         elif path.is_dir() and not any(path.iterdir()):

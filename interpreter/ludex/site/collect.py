@@ -101,6 +101,10 @@ class SiteGame:
         return f"{self.key}/coverage.md"
 
     @property
+    def ask_page(self) -> str:
+        return f"{self.key}/ask.md"
+
+    @property
     def runs(self) -> list:
         return [r for f in self.files for r in f.runs]
 

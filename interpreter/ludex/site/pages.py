@@ -344,7 +344,48 @@ def _run_link(page: str, run: Run) -> str:
 # ------------------------------------------------------------------ scenario pages
 
 
-def scenario_page(game: SiteGame, sf: ScenarioFile) -> str:
+def play_block(game: SiteGame, text: str, opened: bool = False) -> str:
+    """An editor of a question with a Run button (``assets/ludex-playground.js`` makes it): the text
+    as an escaped attribute, never as markup; ``opened``: shown at once, not behind "Edit and run"."""
+    return (f'<div class="ludex-play" data-search-exclude="true" data-game="{esc(game.key)}" data-path="question" '
+            f'data-text="{esc(text)}"{" data-open" if opened else ""}></div>')
+
+
+#: A scenario's line that says what it is about, not what happens.
+_ABOUT = re.compile(r"\s*(question|answer|cite|tags)\b")
+
+
+def question_template(game: SiteGame) -> str:
+    """A bare script to start a question from: the lines of the game's shortest passing scenario,
+    without ``scenario "..." { }`` around them, nor its question, answer, cites and tags on a line
+    each: the judge's question is a new one (the whole scenario if it is written on one line)."""
+    runs = [r for r in game.runs if r.status == "passed"] or game.runs
+    if not runs:
+        return "players a, b\n"
+    sc = min(runs, key=lambda r: (r.scenario.span.end_line - r.scenario.span.line, r.number)).scenario
+    body = source_lines(sc.span.path, sc.span.line + 1, sc.span.end_line - 1).split("\n")
+    if not any(line.strip() for line in body):
+        return source_lines(sc.span.path, sc.span.line, sc.span.end_line) + "\n"
+    if '"""' not in "\n".join(body):
+        body = [line for line in body if not _ABOUT.match(line)]
+    indent = min((len(line) - len(line.lstrip()) for line in body if line.strip()), default=0)
+    return "\n".join(line[indent:] for line in body).strip("\n") + "\n"
+
+
+def ask_page(game: SiteGame, template: str) -> str:
+    """A game's "Ask a question" page: the playground's editor, opened, on a template."""
+    out = [front(f"Ask a question: {game.title}", hide_toc=True), _heading(1, "Ask a question")]
+    intro = (f"<p>Write the question as a scenario of {esc(game.title)}: the players, the set-up, the plays, "
+             "then <code>run</code> a rule and say what you <code>expect</code>. Run answers it with the "
+             "rules engine, in this browser, as <code>ludex ask "
+             f"{esc(game.key)}</code> does: each expectation met or not, and the judge's trace with its "
+             "reasons. The first answer takes a few seconds (the engine loads once); the language is in "
+             f'<a href="{esc(href(game.ask_page, "guide/scenarios.md"))}">the scenario guide</a>.</p>')
+    out.append(_block(intro, play_block(game, template, opened=True)))
+    return "\n".join(out)
+
+
+def scenario_page(game: SiteGame, sf: ScenarioFile, playground: bool = False) -> str:
     link = Linker(game, sf.page)
     out = [front(f"Scenarios: {sf.name}", boost=SCENARIO_BOOST), _heading(1, f"Scenarios: {sf.name}")]
     passed = sum(1 for r in sf.runs if r.status == "passed")
@@ -364,11 +405,11 @@ def scenario_page(game: SiteGame, sf: ScenarioFile) -> str:
     out.append(_block(*head))
     for r in sf.runs:
         out.append(_heading(2, r.title, r.anchor, ".ludex-scenario"))
-        out.append(_block(*_scenario_parts(game, sf, r, link), cls="ludex-scenario-body"))
+        out.append(_block(*_scenario_parts(game, sf, r, link, playground), cls="ludex-scenario-body"))
     return "\n".join(out)
 
 
-def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker) -> list:
+def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker, playground: bool = False) -> list:
     sc = r.scenario
     parts = []
     meta = [_status(r.status), f'<span class="ludex-badge">S{r.number}</span>']
@@ -396,6 +437,8 @@ def _scenario_parts(game: SiteGame, sf: ScenarioFile, r: Run, link: Linker) -> l
     parts.append('<p class="ludex-caption" data-search-exclude="true">Source</p>')
     parts.append(highlight(code, _SCENARIO_LEXER, link.rule_href, "ludex-scenario",
                            caption=f"{display_path(sc.span.path)} · lines {sc.span.line}–{sc.span.end_line}"))
+    if playground:
+        parts.append(play_block(game, code + "\n"))
     if r.exercised:
         order = {rid: i for i, rid in enumerate(game.game.rules)}
         ids = sorted(r.exercised, key=lambda x: order.get(x, len(order)))
@@ -503,7 +546,7 @@ def coverage_page(game: SiteGame) -> str:
 # ------------------------------------------------------------------ game overview and home
 
 
-def game_index(game: SiteGame) -> str:
+def game_index(game: SiteGame, playground: bool = False) -> str:
     g = game.game
     page = game.index_page
     link = Linker(game, page)
@@ -555,6 +598,9 @@ def game_index(game: SiteGame) -> str:
     out.append(_block(f"<ul>{''.join(items)}</ul>"))
 
     out.append(_heading(2, "Scenarios", "scenarios"))
+    if playground:
+        out.append(_block(f'<p><a class="md-button" href="{esc(href(page, game.ask_page))}">Ask a question</a> '
+                          "as a scenario: the rules engine answers it in this browser, with its reasons.</p>"))
     if game.files:
         rows = []
         for f in game.files:
