@@ -21,7 +21,8 @@
       .then(function () { return navigator.serviceWorker.ready; })
       .then(function (registration) {
         // this page and what it loaded came before the service worker did: it keeps them now
-        var urls = [window.location.href.split("#")[0]];
+        // (and the rules' previews, which a page loads only on the first cross-reference touched)
+        var urls = [window.location.href.split("#")[0], new URL("assets/ludex-previews.js", base).href];
         performance.getEntriesByType("resource").forEach(function (r) { urls.push(r.name); });
         if (registration.active) registration.active.postMessage({ keep: urls });
       })
