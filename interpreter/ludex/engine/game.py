@@ -92,8 +92,8 @@ class Game:
                  'boards', 'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
                  'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
                  'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
-                 'program', 'quiet_from', 'reasons', 'rng', 'rounds_begun', 'rounds_ended', 'running', 'seed',
-                 'simultaneous', 'state', 'step_budget',
+                 'program', 'quiet_from', 'reasons', 'rng', 'round_ended', 'rounds_begun', 'rounds_ended', 'running',
+                 'seed', 'simultaneous', 'state', 'step_budget',
                  'step_limit', 'steps',
                  'triggers', 'values', 'winners', "__dict__", "__weakref__")
 
@@ -140,6 +140,7 @@ class Game:
         self.reasons = reasons
         #: the rounds begun and ended so far (``round_number``)
         self.rounds_begun = self.rounds_ended = 0
+        self.round_ended = 0                # the number of the last round ended (0: none yet)
         #: the windows and turns going on, outermost first, each ``[name, player]``: a window's name and
         #: the player whose opportunity it is, or None and the player whose turn it is (``to-act``,
         #: ``turn-player``)
@@ -698,10 +699,13 @@ class Game:
         """``round 3 begins``, ``round 3 ends``: a round milestone's words, the round counted."""
         if edge == "begin":
             self.rounds_begun += 1
-            return f"round {self.round_number()} begins"
-        words = f"round {self.round_number()} ends"
+            # A count the rules advance during the round (a counter taken in its first phase) still
+            # reads the last round's number as the round begins: a new round is never numbered below
+            # the one after the last round ended.
+            return f"round {max(self.round_number(), self.round_ended + 1)} begins"
+        self.round_ended = n = self.round_number()
         self.rounds_ended += 1
-        return words
+        return f"round {n} ends"
 
     def expire(self, milestone: str, name: str, rule: str):
         """The end of a milestone (``end phase plot``: ``phase``, ``plot``) came: the modifiers in force
