@@ -1263,6 +1263,28 @@ def answered(page, times: int, timeout: float = 120_000):
                            timeout=timeout)
 
 
+CARD_QUESTION = """players dana, leo
+card "Cut Them Off" free-action {
+  alignment "Good"
+  ability "Cut Them Off" "free action" {
+    modify first-turn-player to first(opponents(this.owner)) for next round cite 500.1d
+  }
+}
+setup {
+  set defending-player = dana
+  set lead-player = leo
+  set mission-timer = 3
+  create "Cut Them Off" into leo.hand
+}
+dana passes
+leo plays play-card("Cut Them Off")
+dana passes
+leo passes
+run 500 to 502
+expect first-turn-player == dana
+"""
+
+
 @pytest.mark.browser
 def test_the_playground_answers_with_the_network_off_after_one_visit(site, browser):
     """Served: the scenario page and the Ask page visited, a question with a syntax error run (its
@@ -1288,6 +1310,13 @@ def test_the_playground_answers_with_the_network_off_after_one_visit(site, brows
         assert "line 3, column 26" in problems.inner_text()
         assert "question:3:26: error[E002]" in problems.locator(".ludex-play-rendered").inner_text()
         assert page.locator(".ludex-play-answer").inner_text() == ""
+        # a question with a card of its own (docs/scenarios.md), as `ludex ask` takes it
+        editor.fill(CARD_QUESTION)
+        page.locator(".ludex-play-run").click()
+        answered(page, 2)
+        said = page.locator(".ludex-play-answer").inner_text()
+        assert "leo plays play-card(Cut Them Off)" in said and "NOT MET" not in said
+        assert "expect first-turn-player == dana" in said and "first-turn-player is dana" in said
 
         host.stop()
         context.set_offline(True)
