@@ -83,3 +83,4 @@ def prune(folder: Path, pattern: str, keep: int = 6) -> None:
             old.unlink(missing_ok=True)
     except OSError:
         pass
+

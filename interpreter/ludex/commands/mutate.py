@@ -12,7 +12,8 @@ import json
 import sys
 
 from ..command import held_signals
-from ..compliance.mutation import mutate, progress_bar, render_report, scenarios_of
+from ..compliance.mutation import mutate, render_report, scenarios_of
+from ..compliance.simulation import progress_bar
 from ..diagnostics import SourceError
 from ..lookup import nearest_rules, rule_named
 from . import EXIT_FAILURES, EXIT_OK, EXIT_USAGE
@@ -37,7 +38,7 @@ def cmd_mutate(args) -> int:
             rules.append(rid)
     paths = [str(p) for p in loaded.paths]
     report = mutate(gamedef.key, paths, [str(p) for p in scenarios_of(gamedef.key, paths)], rules=rules,
-                    jobs=args.jobs, progress=progress_bar())
+                    jobs=args.jobs, progress=progress_bar("mutants"))
     text = json.dumps(report, indent=1) if args.json else render_report(report)
     with held_signals():                # the report is written whole; a stop now is obeyed after it
         print(text)

@@ -62,7 +62,7 @@ def simulate_on_cluster(address: str, game_key: str, games: int, seed: int = 1, 
                         progress=None, on_running=None) -> dict:
     """Play ``games`` games (seeds ``seed`` on) on the scheduler at ``address`` (``local``: a
     LocalCluster of ``workers`` processes, every core by default) and sum them up as ``simulate``
-    does. ``progress(done, total, problems, elapsed)`` is called after each game, ``on_running(client)``
+    does. ``progress(done, total, elapsed, problems)`` is called after each game, ``on_running(client)``
     once the games are submitted (the tests take a worker away there)."""
     if distributed is None:
         raise ClusterError(f"--cluster needs Dask distributed, which is not installed: {INSTALL}")
@@ -90,7 +90,7 @@ def simulate_on_cluster(address: str, game_key: str, games: int, seed: int = 1, 
             results.append(_result(future, futures[future], address))
             problems += results[-1]["problem"] is not None
             if progress:
-                progress(len(results), games, problems, time.perf_counter() - start)
+                progress(len(results), games, time.perf_counter() - start, problems)
         elapsed = time.perf_counter() - start
     finally:
         _close(client, cluster)

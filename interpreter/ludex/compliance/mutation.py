@@ -25,8 +25,6 @@ import json
 import multiprocessing
 import os
 import signal
-import sys
-import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +36,7 @@ from ..load import load_paths
 from ..parse import ast as A
 from ..parse.definition import GameDef, assemble
 from ..parse.syntax import parse_rules
+from ..parse.tables import write_whole
 from ..program.expressions import remember_code
 from ..program.program import Program
 from ..resources import grammar_dir, prune, rules_dir, scenarios_dir, usable_cache_dir
@@ -252,19 +251,7 @@ def write_cache(path: Optional[Path], hashed: str, key: str, results: dict, fail
         return
     blob = json.dumps({"format": FORMAT, "digest": hashed, "game": key, "results": results, "failing": failing},
                       sort_keys=True)
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(blob)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    if not write_whole(path, blob.encode("utf-8")):
         return
     prune(path.parent, f"mutants-{key}-*.json")
 
@@ -468,22 +455,3 @@ def render_report(report: dict) -> str:
         lines.append(f"\nnot used ({len(report['failing_scenarios'])} scenarios fail with the rules as written): "
                      + ", ".join(report["failing_scenarios"]))
     return "\n".join(lines)
-
-
-def progress_bar(stream=None):
-    """A progress callback drawing a bar on ``stream`` (stderr) when it is a terminal, else None."""
-    stream = stream or sys.stderr
-    if not stream.isatty():
-        return None
-
-    def show(done, total, elapsed):
-        width = 30
-        filled = int(width * done / total)
-        rate = done / elapsed if elapsed else 0.0
-        eta = (total - done) / rate if rate else 0.0
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} mutants, {rate:.1f}/s, "
-                     f"{eta:.0f}s left ")
-        if done == total:
-            stream.write("\r" + " " * (width + 60) + "\r")
-        stream.flush()
-    return show

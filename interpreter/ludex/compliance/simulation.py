@@ -219,7 +219,7 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
              fmt: str = "", max_rounds: Optional[int] = DEFAULT_MAX_ROUNDS, max_steps: Optional[int] = None,
              progress=None) -> dict:
     """Play ``games`` games (seeds ``seed`` to ``seed + games - 1``) in ``jobs`` processes (0: all
-    cores) and sum them up. ``progress(done, total, problems, elapsed)`` is called after each game."""
+    cores) and sum them up. ``progress(done, total, elapsed, problems)`` is called after each game."""
     gamedef = load_for_simulation(game_key)
     jobs = jobs or os.cpu_count() or 1
     tasks = [(game_key, s, players, fmt, max_rounds, max_steps) for s in seeds_of(seed, games)]
@@ -231,7 +231,7 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
             results.append(_simulate_task(task))
             problems += results[-1]["problem"] is not None
             if progress:
-                progress(len(results), games, problems, time.perf_counter() - start)
+                progress(len(results), games, time.perf_counter() - start, problems)
     else:
         # the pool is made with the signals held: its workers, and its threads (which make the
         # workers that replace any that die), start with them held too
@@ -244,7 +244,7 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
                 results.append(r)
                 problems += r["problem"] is not None
                 if progress:
-                    progress(len(results), games, problems, time.perf_counter() - start)
+                    progress(len(results), games, time.perf_counter() - start, problems)
         finally:
             # held again while the workers are ended, so that a stop cannot cut the ending short;
             # it is obeyed once they are gone
@@ -341,19 +341,21 @@ def render_simulation(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def progress_bar(stream=None):
-    """A progress callback drawing a bar on ``stream`` (stderr) when it is a terminal, else None."""
+def progress_bar(unit: str = "games", stream=None):
+    """A progress callback ``show(done, total, elapsed, problems=None)`` drawing a bar of ``unit``
+    (games, mutants) on ``stream`` (stderr) when it is a terminal, else None."""
     stream = stream or sys.stderr
     if not stream.isatty():
         return None
 
-    def show(done, total, problems, elapsed):
+    def show(done, total, elapsed, problems=None):
         width = 30
         filled = int(width * done / total)
         rate = done / elapsed if elapsed else 0.0
         eta = (total - done) / rate if rate else 0.0
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.1f}/s, "
-                     f"{problems} problem{'s' if problems != 1 else ''}, {eta:.0f}s left ")
+        found = "" if problems is None else f"{problems} problem{'s' if problems != 1 else ''}, "
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {unit}, {rate:.1f}/s, "
+                     f"{found}{eta:.0f}s left ")
         if done == total:
             stream.write("\r" + " " * (width + 70) + "\r")
         stream.flush()

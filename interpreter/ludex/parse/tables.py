@@ -126,17 +126,13 @@ def read(path: Path | None, material: bytes):
     return whole[2]
 
 
-def write(path: Path | None, material: bytes, data) -> None:
-    """Write a cache file whole or not at all: into a file of its own in the same folder, then put
-    in place in one step (another process may be reading or writing it); only the newest few of its
-    grammar's stay. Nothing is written if ``path`` is None or the folder cannot be written."""
-    if path is None:
-        return
+def write_whole(path: Path, blob: bytes) -> bool:
+    """Write a cache file whole or not at all: into a file of its own in the same folder, then put in
+    place in one step (another process may be reading or writing it). False if it could not be."""
     try:
-        blob = marshal.dumps((FORMAT, material, data))
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except (OSError, ValueError):
-        return
+    except OSError:
+        return False
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(blob)
@@ -146,6 +142,21 @@ def write(path: Path | None, material: bytes, data) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+        return False
+    return True
+
+
+def write(path: Path | None, material: bytes, data) -> None:
+    """Write a cache file whole or not at all: into a file of its own in the same folder, then put
+    in place in one step (another process may be reading or writing it); only the newest few of its
+    grammar's stay. Nothing is written if ``path`` is None or the folder cannot be written."""
+    if path is None:
+        return
+    try:
+        blob = marshal.dumps((FORMAT, material, data))
+    except ValueError:
+        return
+    if not write_whole(path, blob):
         return
     prune(path.parent, f"{path.name.split('-')[0]}-*{path.suffix}")
 
