@@ -376,6 +376,10 @@ def test_a_rules_words_go_with_the_statements_that_carry_them_out():
             for item in items(rule):                   # each statement in exactly one chunk
                 assert sum(1 for a, b in shown if a <= item.span.line <= b) == 1, (game, rid, item.span)
             assert all(b < a2 for (_, b), (a2, _) in zip(shown, shown[1:])), (game, rid)
+            # the marks of equivalent mutants are for the rules' writers: no judge sees them
+            assert not any("# equivalent:" in c.code for r in weave(rule) for c in r.chunks), (game, rid)
+    marked = [c.code for r in weave(require_game("huntik").rules["500.1"]) for c in r.chunks]
+    assert any("whenever mission-timer > 7 { end game }" in code for code in marked)   # the marked statement stays
 
 
 def test_the_rulings_stay_out_of_the_search_index(site):

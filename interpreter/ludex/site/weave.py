@@ -8,7 +8,8 @@ opening words (``# I. Compare initiative.``) or a phrase of it in quotes (``# "t
 the words a requirement cites. A statement with no such mark goes with the paragraph its names speak
 of (``used-pile`` is the paragraph that says "used pile"), or else with the paragraph of the statement
 before it; the first such goes with the first paragraph. Every statement is shown once, in the
-source's order within its paragraph.
+source's order within its paragraph; the comments marking equivalent mutants (``ludex mutate``)
+are left out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..compliance.mutants import without_equivalences
 from ..parse import ast as A
 from .markup import dedent, file_lines, paragraphs
 
@@ -101,7 +103,8 @@ def weave(rule: A.Rule) -> list:
             chunks.append(Chunk(first, last, ""))
     for row in rows:
         for chunk in row.chunks:
-            chunk.code = dedent("\n".join(lines[chunk.first - 1: chunk.last]))
+            # a mark of an equivalent mutant speaks to the rules' writers, not to a judge
+            chunk.code = dedent(without_equivalences("\n".join(lines[chunk.first - 1: chunk.last])))
     return rows
 
 
