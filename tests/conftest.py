@@ -1,4 +1,5 @@
-"""Shared test set-up: the golden files' reset mode, and the benchmark scripts loaded as modules.
+"""Shared test set-up: the golden files' reset mode, the benchmark scripts loaded as modules, and a
+cache folder of the run's own.
 
 ``pytest --update-goldens`` rewrites every expected file (``tests/golden/**/*.ast``, ``*.err``) from
 what the code produces now, instead of comparing; review the rewrite with ``git diff``.
@@ -8,11 +9,41 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from ludex.resources import cache_dir
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+_OWN_CACHE = []
+
+
+def pytest_configure(config):
+    """The run's own cache folder (``LUDEX_CACHE_DIR``, inherited by every worker and subprocess), so
+    that what a user cached (``ludex mutate``'s results, which ``ludex check``, explain and the site
+    show) never changes what a test sees. The grammar tables are copied in: they only save time."""
+    if os.environ.get("LUDEX_CACHE_DIR"):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="ludex-tests-"))
+    try:
+        for made in cache_dir().glob("*.tables"):       # plain data, validated on load
+            shutil.copy2(made, folder / made.name)
+    except OSError:
+        pass
+    os.environ["LUDEX_CACHE_DIR"] = str(folder)
+    _OWN_CACHE.append(folder)
+
+
+def pytest_unconfigure(config):
+    for folder in _OWN_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("LUDEX_CACHE_DIR", None)
 
 
 def pytest_addoption(parser):
