@@ -161,8 +161,18 @@ def _local_cluster(workers: int):
             made["error"] = exc
 
     # Python's resource tracker, which a spawned worker needs, unblocks SIGINT in the thread that
-    # starts it: it is started here first, so that Dask's threads find it running
-    resource_tracker.ensure_running()
+    # starts it: it is started here first, so that Dask's threads find it running. Workers stopped
+    # with the command leave their semaphores to it, which it removes, warning of each "leak" on
+    # stderr after the command's one line: its warnings are turned off (it inherits the environment).
+    warned = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (warned, "ignore:resource_tracker:UserWarning")))
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if warned is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = warned
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         maker = threading.Thread(target=make, name="ludex-local-cluster", daemon=True)
