@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
-import signal
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -42,7 +40,7 @@ from ..program.program import Program
 from ..resources import grammar_dir, prune, rules_dir, scenarios_dir, usable_cache_dir
 from ..scenarios.runner import load_scenarios, run_scenario, scenario_files
 from .mutants import Mutant, equivalences, mutants_of, without_equivalences
-from .simulation import _HELD, _worker_starts
+from .simulation import _worker_starts, stoppable_pool
 
 #: The first item of every results file: a file of another layout is run again, never read further.
 FORMAT = "ludex-mutants-1"
@@ -301,24 +299,15 @@ def mutate(key: str, rule_paths: list, scenario_paths: list, rules=None, jobs: i
                 progress(done, len(todo), time.perf_counter() - start)
     elif todo:
         _SUBJECT, _MUTANTS = subject, todo
-        pool = None
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         try:
-            pool = multiprocessing.get_context().Pool(
-                min(jobs, len(todo)), initializer=_worker_init,
-                initargs=(key, subject.rule_paths, subject.scenario_paths, todo))
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
-            for index, r in pool.imap_unordered(_task, range(len(todo)), chunksize=1):
-                results[todo[index].key] = r
-                done += 1
-                if progress:
-                    progress(done, len(todo), time.perf_counter() - start)
+            with stoppable_pool(min(jobs, len(todo)), _worker_init,
+                                (key, subject.rule_paths, subject.scenario_paths, todo)) as pool:
+                for index, r in pool.imap_unordered(_task, range(len(todo)), chunksize=1):
+                    results[todo[index].key] = r
+                    done += 1
+                    if progress:
+                        progress(done, len(todo), time.perf_counter() - start)
         finally:
-            signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
             _SUBJECT, _MUTANTS = None, []
     if todo:
         write_cache(path, hashed, key, results, failing)

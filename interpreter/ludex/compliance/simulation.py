@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
@@ -233,26 +234,12 @@ def simulate(game_key: str, games: int, seed: int = 1, jobs: int = 1, players: O
             if progress:
                 progress(len(results), games, time.perf_counter() - start, problems)
     else:
-        # the pool is made with the signals held: its workers, and its threads (which make the
-        # workers that replace any that die), start with them held too
-        pool = None
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-        try:
-            pool = multiprocessing.get_context().Pool(min(jobs, games), initializer=_worker_starts)
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        with stoppable_pool(min(jobs, games), _worker_starts) as pool:
             for r in pool.imap_unordered(_simulate_task, tasks, chunksize=1):
                 results.append(r)
                 problems += r["problem"] is not None
                 if progress:
                     progress(len(results), games, time.perf_counter() - start, problems)
-        finally:
-            # held again while the workers are ended, so that a stop cannot cut the ending short;
-            # it is obeyed once they are gone
-            signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)
     return summarise(game_key, gamedef, games, seed, jobs, players, fmt, max_rounds, max_steps, results,
                      time.perf_counter() - start)
 
@@ -339,6 +326,27 @@ def render_simulation(summary: dict) -> str:
     if len(s["problems"]) > 50:
         lines.append(f"\n... and {len(s['problems']) - 50} more problems (--json lists them all)")
     return "\n".join(lines)
+
+
+@contextmanager
+def stoppable_pool(processes: int, initializer, initargs: tuple = ()):
+    """A pool of worker processes for a command that a signal may stop (``simulate``, ``mutate``). It
+    is made with the signals held: its workers, and its threads (which make the workers that replace
+    any that die), start with them held too, so stopping is the command's to do. Whatever ends the
+    block, the workers are ended with the signals held again, so that a stop cannot cut the ending
+    short; it is obeyed once they are gone."""
+    pool = None
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        pool = multiprocessing.get_context().Pool(processes, initializer=initializer, initargs=initargs)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        yield pool
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def progress_bar(unit: str = "games", stream=None):
