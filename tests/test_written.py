@@ -245,6 +245,30 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
     assert len(counted) == 2
 
 
+def test_what_a_quantifier_looks_over_is_worked_out_once_when_it_reads_no_choice(monkeypatch):
+    """``any d in cards(p.table): d.title == c.title`` reads the card offered, but what it looks over
+    does not: the legal search works ``cards(p.table)`` out once, for the first card that needs it (Lamp,
+    which its player cannot pay for), not again for Bell; and a value named without arguments
+    (``bonus``), the same for every card, is read once too."""
+    counted = []
+    cards = BUILTINS["cards"]
+    monkeypatch.setitem(BUILTINS, "cards", replace(cards, fn=lambda game, z: counted.append(z) or cards.fn(game, z)))
+    text = LAZY_LET.replace("    let copy = copy-held(p, c)\n", "").replace(
+        "c.price <= p.coins or copy is not none",
+        "c.price <= p.coins + bonus or (any d in cards(p.table): d.title == c.title)") + \
+        'rule 3 "Bonus" { text "The market\'s size, less 3." value bonus = size(cards(market)) - 3 }\n'
+    game, a = _market(text)
+    action = game.actions["buy"]
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Bell"]
+    assert len(counted) == 2            # the market's cards (bonus), a's table's
+    assert [str(args[0]) for args in action.candidates(game, a) if action.allows(game, a, args)] == ["Rope", "Bell"]
+    counted.clear()
+    a.fields["coins"] = 9
+    game.books.version += 1     # (as a statement setting it would)
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Lamp", "Bell"]
+    assert len(counted) == 1            # every card paid for: a's table never looked over
+
+
 def test_a_requirement_ahead_of_the_choices_is_looked_at_once_before_them(monkeypatch):
     """``require size(cards(p.table)) < n`` reads no choice and comes first: the legal search looks at it
     once, before the cards offered, and offers none when it fails; with no card to offer it is not

@@ -486,7 +486,9 @@ class ExpressionWriter:
                                                            "    return _legal"]
             return self.define("\n".join(lines) + "\n", "legal", action.span)
         lines += [f"    {known} = _UNSET" for known in once]
-        lines += [f"    {local} = _UNSET" for local in hoisted.values()]
+        lines += [f"    {local} = _UNSET" for local in hoisted.values() if local.startswith("_h")]
+        if any(not local.startswith("_h") for local in hoisted.values()):
+            lines.append("    _HI = {}")
         if ahead:
             lines.append(f"    if {' and '.join(f'_pool{i}' for i in range(len(params)))}:")
             lines += ["        " + line for line in ahead]
@@ -619,15 +621,18 @@ class ExpressionWriter:
 
     def _write(self, x, scope: dict) -> str:
         method = getattr(self, "w_" + type(x).__name__)
-        if self.hoisted is not None and not self.in_iterable and type(x) in (A.Name, A.Attr, A.Call) \
-                and self.choice_free(x, scope):
+        if self.hoisted is not None and type(x) in (A.Name, A.Attr, A.Call) and self.choice_free(x, scope):
             # The same for every combination of a play's choices (the state stands still while plays are
             # offered): worked out where first needed, as written, then kept. Worked out no sooner, it
-            # fails (a modifier making none + 1) where and when it would have failed.
-            key = (x, self.in_value)    # (a name is read alike wherever it is read, but in a value's body)
+            # fails (a modifier making none + 1) where and when it would have failed. In a
+            # comprehension's iterable, where ``:=`` is not allowed, it is kept in the dict ``_HI``.
+            # (A name is read alike wherever it is read, but in a value's body.)
+            key = (x, self.in_value, bool(self.in_iterable))
             local = self.hoisted.get(key)
             if local is None:
-                local = self.hoisted[key] = f"_h{len(self.hoisted)}"
+                local = self.hoisted[key] = f"{len(self.hoisted)}" if self.in_iterable else f"_h{len(self.hoisted)}"
+            if self.in_iterable:
+                return f"(_HI[{local}] if {local} in _HI else _HI.setdefault({local}, {method(x, scope)}))"
             return f"({local} if {local} is not _UNSET else ({local} := {method(x, scope)}))"
         return method(x, scope)
 
@@ -635,12 +640,18 @@ class ExpressionWriter:
         """Whether ``x`` (a name, an attribute read or a call) reads neither a choice nor a ``let`` of
         the play whose legal search is being written: a name or an attribute read that only reads
         (``plain_test``) the game's counters and zones and the player's (``p.gold``, ``p.hand``,
-        ``active-player``); a call of a built-in or a value whose names are all the game's or the
-        player (``left-end(p.locales)``, ``size(characters-in-play)``)."""
+        ``active-player``); a value named without arguments; a call of a built-in or a value whose names
+        are all the game's or the player (``left-end(p.locales)``, ``size(characters-in-play)``)."""
         if isinstance(x, A.Call):
             return all(scope.get(n, "player") == "player" for n in A.names_in(x))
         if isinstance(x, A.Name):
-            return x.name not in scope and self.compiler.global_kind(x.name) in ("field", "zone")
+            if x.name in scope:
+                return False
+            gamedef = self.compiler.gamedef
+            value = gamedef.values.get(x.name) if x.name not in gamedef.fields else None
+            # (a value named without arguments sees only the state: ``michael``, ``victims-in-line``)
+            return (value is not None and not value.params) or \
+                self.compiler.global_kind(x.name) in ("field", "zone")
         return (isinstance(x.subject, A.Name) and scope.get(x.subject.name) == "player"
                 and self.plain_test(x, scope))
 
