@@ -50,3 +50,16 @@ def test_the_huntik_ratio_is_paired_over_the_same_games(targets):
 def test_the_cost_of_simulating_is_a_paired_ratio(targets):
     cost = targets.simulate.checking_cost("huntik", [1], 2)
     assert set(cost) == {"median", "q1", "q3", "min", "max"} and cost["min"] > 0
+
+
+def test_the_why_of_a_games_miss_splits_its_time_by_what_the_engine_does(targets):
+    by_hand = targets.huntik_by_hand
+    gamedef, Game, RandomAgent = by_hand._engine()
+    words, shares = targets.parts(lambda: [by_hand.by_engine(gamedef, Game, RandomAgent, seed) for seed in (1, 2)],
+                                  2, 5.0)
+    assert words.startswith("the engine's time by what it does (cProfile, cumulative): legal searches ")
+    assert set(shares) == {"legal searches", "the trace's words", "state checks"}
+    assert 0 < shares["legal searches"] < 1 and 0 < shares["the trace's words"] < 1      # both measured
+    assert sum(shares.values()) <= 1 and "ms a game" in words and words.endswith("%")
+    bare, _ = targets.parts(lambda: Game(gamedef, ["p1", "p2"], RandomAgent(1), seed=1).run(), 1)
+    assert "the trace's words" not in bare          # a game not put into words has no such part
