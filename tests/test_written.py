@@ -269,6 +269,29 @@ def test_what_a_quantifier_looks_over_is_worked_out_once_when_it_reads_no_choice
     assert len(counted) == 1            # every card paid for: a's table never looked over
 
 
+def test_a_comparison_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeypatch):
+    """``size(bells-in-play) > 0`` is the same for every card offered (AGoT's "there is a character in
+    play" for every attachment a player might marshal): the legal search looks over the cards in play for
+    it once, for the first card that needs it (Lamp, too dear), not again for Bell."""
+    text = LAZY_LET.replace("    let copy = copy-held(p, c)\n", "").replace(
+        "c.price <= p.coins or copy is not none", "c.price <= p.coins or size(bells-in-play) > 0").replace(
+        "player zone table", "player zone table in-play") + \
+        'rule 3 "Bells" { text "The bells in play." value bells-in-play = those d in cards-in-play: d.title == "Bell" }\n'
+    game, a = _market(text)
+    looked = []
+    zones = game.in_play_zones
+    monkeypatch.setattr(game, "in_play_zones", lambda: looked.append(1) or zones())
+    action = game.actions["buy"]
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope", "Lamp", "Bell"]
+    assert len(looked) == 1
+    assert [str(args[0]) for args in action.candidates(game, a) if action.allows(game, a, args)] == \
+        ["Rope", "Lamp", "Bell"]
+    game.move_card(a.zones["table"].cards[0], game.state.zones["market"])      # a's Bell leaves play
+    looked.clear()
+    assert [str(play.args[0]) for play in action.legal(game, a)] == ["Rope"]     # no bell in play now
+    assert len(looked) == 1
+
+
 def test_a_requirement_ahead_of_the_choices_is_looked_at_once_before_them(monkeypatch):
     """``require size(cards(p.table)) < n`` reads no choice and comes first: the legal search looks at it
     once, before the cards offered, and offers none when it fails; with no card to offer it is not

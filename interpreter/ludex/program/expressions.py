@@ -621,7 +621,7 @@ class ExpressionWriter:
 
     def _write(self, x, scope: dict) -> str:
         method = getattr(self, "w_" + type(x).__name__)
-        if self.hoisted is not None and type(x) in (A.Name, A.Attr, A.Call) and self.choice_free(x, scope):
+        if self.hoisted is not None and type(x) in (A.Name, A.Attr, A.Call, A.Binary) and self.choice_free(x, scope):
             # The same for every combination of a play's choices (the state stands still while plays are
             # offered): worked out where first needed, as written, then kept. Worked out no sooner, it
             # fails (a modifier making none + 1) where and when it would have failed. In a
@@ -637,12 +637,12 @@ class ExpressionWriter:
         return method(x, scope)
 
     def choice_free(self, x, scope) -> bool:
-        """Whether ``x`` (a name, an attribute read or a call) reads neither a choice nor a ``let`` of
+        """Whether ``x`` (a name, an attribute read, a call or a comparison) reads neither a choice nor a ``let`` of
         the play whose legal search is being written: a name or an attribute read that only reads
         (``plain_test``) the game's counters and zones and the player's (``p.gold``, ``p.hand``,
         ``active-player``); a value named without arguments; a call of a built-in or a value whose names
         are all the game's or the player (``left-end(p.locales)``, ``size(characters-in-play)``)."""
-        if isinstance(x, A.Call):
+        if isinstance(x, (A.Call, A.Binary)):
             return all(scope.get(n, "player") == "player" for n in A.names_in(x))
         if isinstance(x, A.Name):
             if x.name in scope:
