@@ -9,8 +9,10 @@ scenario runner the pytest plugin calls. Each must end with one of the documente
 3), print no traceback, let no exception out, and end within ``CASE_SECONDS`` (a hang is failed, not
 waited for). Seeded: the same mutants every run, on every machine.
 
-``LUDEX_FUZZ_CASES=N pytest tests/test_fuzz.py`` runs N mutants (``CASES`` by default, chosen so the
-file takes well under a minute on one core); ``LUDEX_FUZZ_SEED`` another seed. A mutant that ever failed
+The plain ``pytest`` runs the first ``PLAIN_CASES`` mutants; the rest of the ``CASES`` are marked ``slow``
+and run in ``pytest -m slow`` (a mutant does not depend on how many are drawn, so the two runs together
+are the ``CASES`` of one seed). ``LUDEX_FUZZ_CASES=N pytest -m "slow or not slow" tests/test_fuzz.py``
+runs N mutants; ``LUDEX_FUZZ_SEED`` another seed. A mutant that ever failed
 is kept as a golden error test (``tests/golden/errors/``) and its case below in ``FOUND``.
 """
 
@@ -36,9 +38,11 @@ SCENARIOS = sorted(p for p in (ROOT / "scenarios").rglob("*.scenario"))
 LOGS = sorted((ROOT / "scenarios" / "logs").rglob("*.log"))
 
 SEED = int(os.environ.get("LUDEX_FUZZ_SEED", "20261202"))
-#: Mutants in a plain ``pytest`` run: the file took 47 s single-process (22 s of CPU) on the shared 2-core
-#: machine at a load of 5; 240 took 65 s at a load of 7.
+#: Mutants in all: 200 take about 26 s on one quiet core, too long for the plain ``pytest``.
 CASES = int(os.environ.get("LUDEX_FUZZ_CASES", "200"))
+#: Of those, the mutants the plain ``pytest`` runs (every source kind and every mutation kind, as cases
+#: take them in turn: 3 x 11 = 33 cases cover each pair once); the others are marked ``slow``.
+PLAIN_CASES = 40
 #: A case taking longer than this is a hang (the slowest take about 1 s).
 CASE_SECONDS = 30
 EXIT_CODES = {0, 1, 2, 3}
@@ -166,15 +170,17 @@ def mutant(rng: random.Random, kind: str, data: bytes) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def cases(count: int, seed: int):
+def cases(count: int, seed: int, plain: int | None = None):
     """``count`` cases (source, kind, seed), the same for a seed on every machine: the sources' kinds in
-    turn (rules, scenarios, logs), each kind of mutation in turn, the file and the damage drawn."""
+    turn (rules, scenarios, logs), each kind of mutation in turn, the file and the damage drawn. With
+    ``plain``, the cases after the first ``plain`` are marked ``slow``."""
     rng = random.Random(seed)
     sources = [RULES, SCENARIOS, LOGS]
     out = []
     for i in range(count):
         source = rng.choice(sources[i % 3])
-        out.append(pytest.param(source, KINDS[(i // 3) % len(KINDS)], rng.randrange(2 ** 32),
+        marks = [pytest.mark.slow] if plain is not None and i >= plain else []
+        out.append(pytest.param(source, KINDS[(i // 3) % len(KINDS)], rng.randrange(2 ** 32), marks=marks,
                                 id=f"{i:04d}-{KINDS[(i // 3) % len(KINDS)]}-{source.parent.name}-{source.stem}"))
     return out
 
@@ -256,7 +262,7 @@ def run_scenarios(path: Path, game: str) -> None:
 
 
 @pytest.mark.fuzz
-@pytest.mark.parametrize("source, kind, seed", cases(CASES, SEED))
+@pytest.mark.parametrize("source, kind, seed", cases(CASES, SEED, PLAIN_CASES))
 def test_a_mutant_is_a_positioned_error_or_runs_never_a_traceback(source, kind, seed, tmp_path, capsys, deadline):
     data = mutant(random.Random(seed), kind, source.read_bytes())
     # the file keeps its name: a rules file's game key and a scenario's or log's game are its own
