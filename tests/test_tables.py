@@ -104,8 +104,25 @@ def test_every_grammar_has_tables(start):
     assert syntax.tables(start) is not None
 
 
-@pytest.mark.parametrize("start,path", files(), ids=lambda x: x if isinstance(x, str) else x.name)
+def sampled() -> list:
+    """``files()``, those past the plain run's sample marked ``slow``: the sample is every rules file
+    and, of each game's scenarios and of its logs, the largest file (the most of the grammar in one)."""
+    largest = {}
+    for start, path in files():
+        if start != "rules":
+            key = (start, path.parent.name)
+            if key not in largest or path.stat().st_size > largest[key].stat().st_size:
+                largest[key] = path
+    keep = set(largest.values())
+    return [pytest.param(start, path, marks=[] if start == "rules" or path in keep else [pytest.mark.slow])
+            for start, path in files()]
+
+
+@pytest.mark.parametrize("start,path", sampled(), ids=lambda x: x if isinstance(x, str) else x.name)
 def test_every_file_parses_as_lark_parses_it(start, path):
+    """Every rules, scenario and log file, through the tables and through Lark. The plain ``pytest``
+    compares a sample (every rules file; the largest scenario file and log of each game); the other
+    scenario files and logs are marked ``slow`` and compared in ``pytest -m slow``."""
     assert_same(start, path.read_text(encoding="utf-8"), str(path))
 
 
