@@ -125,7 +125,9 @@ def test_simulate_stopped_while_its_workers_play_leaves_no_process_and_writes_no
     assert out == ""
 
 
-@pytest.mark.parametrize("signum, after", [(signal.SIGTERM, 1.0), (signal.SIGINT, 8.0)])
+# the stop as the workers play keeps a cluster running 8 s and more: slow (pytest -m slow)
+@pytest.mark.parametrize("signum, after", [(signal.SIGTERM, 1.0),
+                                           pytest.param(signal.SIGINT, 8.0, marks=pytest.mark.slow)])
 def test_simulate_on_a_local_cluster_stopped_is_one_line_and_leaves_no_process(signum, after):
     """Stopped as its workers start (1 s after they were made), or as they play (8 s: start-up takes
     2 to 8 s here); SIGINT as Ctrl-C sends it, to the whole process group, workers included, which
