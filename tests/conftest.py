@@ -27,13 +27,15 @@ _OWN_CACHE = []
 def pytest_configure(config):
     """The run's own cache folder (``LUDEX_CACHE_DIR``, inherited by every worker and subprocess), so
     that what a user cached (``ludex mutate``'s results, which ``ludex check``, explain and the site
-    show) never changes what a test sees. The grammar tables are copied in: they only save time."""
+    show) never changes what a test sees. What only saves time is copied in: the grammars' tables,
+    Lark's analysis of them and the playground's prepared archive (each keyed by a digest of what made it)."""
     if os.environ.get("LUDEX_CACHE_DIR"):
         return
     folder = Path(tempfile.mkdtemp(prefix="ludex-tests-"))
     try:
-        for made in cache_dir().glob("*.tables"):       # plain data, validated on load
-            shutil.copy2(made, folder / made.name)
+        for pattern in ("*.tables", "*.lark", "playground-*.zip"):     # validated, or keyed, on load
+            for made in cache_dir().glob(pattern):
+                shutil.copy2(made, folder / made.name)
     except OSError:
         pass
     os.environ["LUDEX_CACHE_DIR"] = str(folder)
