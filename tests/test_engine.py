@@ -634,9 +634,10 @@ def _deck_check_looks(game, index: int) -> list:
     """The state versions at which the state check ``index`` of ``game``, which reads the deck by name,
     looks (a list filled as the game runs)."""
     looks = []
-    i, rule, poll, names, any_zone = game._polls[index]
-    assert names == ("deck", "zone:deck") and not any_zone
-    game._polls[index] = (i, rule, lambda f: (looks.append(game.books.version), poll(f))[1], names, any_zone)
+    bit, rule, poll = game._polls[index]
+    bits = game.program.check_bits
+    assert {n for n, b in bits.names.items() if b & bit} == {"deck", "zone:deck"} and not bits.any_zone & bit
+    game._polls[index] = (bit, rule, lambda f: (looks.append(game.books.version), poll(f))[1])
     return looks
 
 
@@ -656,18 +657,17 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_only_when_that_zone_ch
 
 
 def test_a_state_check_reading_a_zone_by_name_looks_again_when_it_changes_though_another_reads_any_zone():
-    # Another check may look at any zone's cards (a card's zone): no change is counted for the checks
-    # to go quiet by, yet the deck's key is still noted in Bookkeeping.changed_at as cards leave it
-    # (Zone.watched: a check whose reads are known reads it), and only then: the deck check wakes as it
-    # did alone.
+    # Another check may look at any zone's cards (a card's zone): every card moved wakes that one, yet
+    # the deck check wakes only as cards leave the deck (Zone.checks), as it did alone.
     source = ZONE_CHECK.replace("  whenever size(p.deck) == 0", "  whenever size(p.discard) == 5 and "
                                 "first(cards(p.hand)).zone == p.hand for p in players { log \"never\" }\n"
                                 "  whenever size(p.deck) == 0")
     gamedef = assemble("z", [parse_rules(source, "z.ludex")])
     assert check(gamedef) == []
     game = Game(gamedef, ["ann", "bob"], RandomAgent(1))
-    assert game.program.watched is None
-    assert {z.key for z in game.state.zone_list() if z.watched} == {"zone:deck", "zone:hand", "zone:discard"}
+    assert game.program.check_bits.any_zone == 1
+    assert {(z.key, z.checks) for z in game.state.zone_list()} == {("zone:deck", 3), ("zone:hand", 1),
+                                                                   ("zone:discard", 1)}
     polls = _deck_check_looks(game, 1)
     game.run()
     assert len(polls) == 7
@@ -675,12 +675,10 @@ def test_a_state_check_reading_a_zone_by_name_looks_again_when_it_changes_though
                                                                      "bob is eliminated from the game"]
 
 
-def test_a_zone_no_state_check_reads_is_not_noted_as_written():
+def test_a_zone_no_state_check_reads_wakes_none():
     game = Game(assemble("z", [parse_rules(ZONE_CHECK, "z.ludex")]), ["ann", "bob"], RandomAgent(1))
     game.run()
-    assert [z.key for z in game.state.zone_list() if z.watched] == ["zone:deck", "zone:deck"]
-    changed_at = game.books.changed_at
-    assert "zone:deck" in changed_at and "zone:hand" not in changed_at and "zone:discard" not in changed_at
+    assert [z.key for z in game.state.zone_list() if z.checks] == ["zone:deck", "zone:deck"]
 
 
 REMEMBERED_SIZE = '''

@@ -19,31 +19,24 @@ class Bookkeeping:
 
     - ``version``: bumped by every change to the state (each change is recorded in the trace, and
       creating or moving a card bumps it too)
-    - ``changed_at``: for each name (a counter, flag, role, attribute, value, ``face-up``, a watched
-      zone's key), the version when a statement last changed it or a modifier on it started, stopped
-      or began to apply
-    - ``watched_changes``: bumped whenever a name the state checks read changes (``reads.watched``: a
-      statement, a card entering or leaving a zone so named, a modifier starting, stopping or
-      beginning to apply), a player is eliminated or a dict gains a name
     - ``cards_moved``: bumped whenever a card is created, moved or a zone reordered
     - ``bounds_changed``: bumped whenever a statement changes what may leave a supply or a counter out
       of its bounds though the statement refuses a value out of them (``BlockWriter.unrefused``: a
       game's supply, a transfer from a counter with a minimum; and a card's attribute of such a name)
     - ``eliminations``: bumped whenever a player is eliminated
-    - ``reshaped``: bumped whenever a counter, flag or attribute is set on a player or card that had
-      none of that name (its dict gains a key)
     - ``zones_changed``, ``cards_placed``: the zones whose cards were changed, and the cards created,
       moved or reordered, since the invariants last looked (emptied by them)
 
     Marks of who looked when, and what they found:
 
-    - ``checked_at``: the version when the state checks last looked
-    - ``quiet_at``: ``watched_changes`` when a look left every check having found what holds with
-      none of the names any of them reads changed since; -1 when none did. While the two are equal,
-      the next look would find nothing to do: the polls written after each statement then only note
-      the version looked at, without calling ``run_checks``
-    - ``check_marks``: for each state check whose reads are known, ``((cards_moved, eliminations,
-      reshaped), version)`` when it last looked
+    - ``stale``: the state checks that may find something new since each last looked, as bits (check
+      ``i`` is ``1 << i``, ``reads.CheckBits``): a change marks those that read what it changed (a
+      statement's names, a card entering or leaving a zone they read or any zone, a modifier on a name
+      starting, stopping or beginning to apply), a player eliminated or a dict gaining a name marks
+      them all (``every``); a check's look clears its own. Every check is marked at first. While none
+      is, the polls written after each statement call nothing
+    - ``checked_at``: the version when the checks whose reads cannot be told (``CheckBits.unknown``)
+      were last marked: they are marked whenever the state has changed since
     - ``invariants_at``: ``cards_moved + bounds_changed`` when the invariants last looked;
       ``cards_checked_at``, ``bounds_checked_at``: each of the two then
     - ``remembered``, ``remembered_at``: the values without parameters worked out at version
@@ -60,25 +53,23 @@ class Bookkeeping:
 
     # Slots: read and bumped by nearly every statement the rules run.
     __slots__ = ("bounds_changed", "bounds_checked_at", "cards_checked_at", "cards_moved",
-                 "cards_placed", "changed_at", "check_marks", "checked_at", "eliminations",
+                 "cards_placed", "checked_at", "eliminations", "every",
                  "in_play", "in_play_at", "in_play_ranks", "in_play_zones", "invariants_at",
-                 "players_in", "quiet_at", "remembered", "remembered_at", "reshaped",
-                 "titles_in_play", "version", "watched_changes", "zones_changed")
+                 "players_in", "remembered", "remembered_at", "stale",
+                 "titles_in_play", "version", "zones_changed")
 
     def __init__(self, checks: int):
         """Nothing changed yet and nobody looked, for a game with ``checks`` state checks."""
         self.version = 0
-        self.changed_at: dict[str, int] = {}
-        self.watched_changes = 0
         self.cards_moved = 0
         self.bounds_changed = 0
         self.eliminations = 0
-        self.reshaped = 0
         self.zones_changed: set = set()
         self.cards_placed: set = set()
+        #: every state check, as bits
+        self.every = (1 << checks) - 1
+        self.stale = self.every
         self.checked_at = -1
-        self.quiet_at = -1
-        self.check_marks: list = [None] * checks
         self.invariants_at = -1
         self.cards_checked_at = -1
         self.bounds_checked_at = -1

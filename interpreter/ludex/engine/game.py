@@ -8,7 +8,7 @@ game-specific comes from the rules.
 What is worked out from the state is not worked out again while nothing it reads has changed, by the
 counters and marks the game keeps apart (``Game.books``, ``bookkeeping.py``): values without parameters
 are remembered while ``version`` stands still (``expressions._worth_remembering``); a state check is polled
-only when something it reads may have changed (``program/reads.py``, ``watched_changes``); the
+only when something it reads may have changed (``program/reads.py``, ``Bookkeeping.stale``); the
 invariants look only at the cards placed since they last looked. The trace is recorded as plain tuples
 (``Game.events``) and put into ``TraceEvent``s, and a play, a move, a set, a change, a transfer and a
 named event into words, only when it is read (``Game.trace``).
@@ -25,7 +25,6 @@ from ..diagnostics import Diagnostic, LudexError, RuntimeRuleError
 from ..parse import ast as A
 from ..parse.definition import GameDef, default_format, format_problem
 from ..program.program import Program
-from ..program.reads import ANY_ZONE
 from ..runtime.records import (
     WORDS,
     BareFrame,
@@ -88,7 +87,7 @@ class Game:
     # Its attributes are slots: a game keeps more names than CPython shares among a class's instances,
     # past which each read is a dict lookup. The ``__dict__`` holds what a caller adds: the compliance
     # checker wraps ``run_rule``, a test replaces a method.
-    __slots__ = ('_loop_at', '_loop_found', '_polls', '_trace', '_watched', 'acting', 'actions', 'agent',
+    __slots__ = ('_bits', '_loop_at', '_loop_found', '_polls', '_trace', 'acting', 'actions', 'agent',
                  'boards', 'books', 'check_invariants', 'check_memory', 'checks', 'checks_active', 'choose_again',
                  'compiler', 'current_span', 'events', 'exercised', 'flow', 'forced', 'gamedef',
                  'hidden_attributes', 'listeners', 'modified', 'modifiers', 'over', 'passes', 'procedures',
@@ -167,17 +166,10 @@ class Game:
         #: the state's version, what changed at which version, and who last looked when: the counters
         #: and marks by which nothing is worked out again while nothing it reads has changed
         self.books = Bookkeeping(len(program.checks))
-        #: each state check as ``(index, rule, poll, names it reads or None, whether it may look at any
-        #: zone's cards)``
-        self._polls = []
-        for i, ((check, poll), names) in enumerate(zip(program.checks, program.check_reads)):
-            any_zone = names is not None and ANY_ZONE in names
-            if any_zone:
-                names = tuple(n for n in names if n != ANY_ZONE)
-            self._polls.append((i, check.rule, poll, names, any_zone))
-        #: when every check's reads are known and none may look at any zone: every name they read
-        #: (``reads.watched``), in order
-        self._watched = None if program.watched is None else tuple(sorted(program.watched))
+        #: each state check as ``(its bit, rule, poll)`` (``reads.CheckBits``)
+        self._polls = [(1 << i, check.rule, poll) for i, (check, poll) in enumerate(program.checks)]
+        #: which checks read what: a change marks those that read what it changed (``books.stale``)
+        self._bits = program.check_bits
         self.actions = program.actions
         self.hidden_attributes = program.hidden_attributes
         self.values = program.values
@@ -188,7 +180,7 @@ class Game:
     # -- set-up
     def _build_state(self):
         s = self.state
-        watching = self.program.zones_read
+        bits = self.program.check_bits
         env = Frame(self, {}, "setup")
         for f, initial_of, low_of, high_of in self.program.fields:
             initial = initial_of(env) if initial_of is not None else None
@@ -200,7 +192,7 @@ class Game:
             for owner in owners:
                 if f.kind in ("zone", "row"):
                     zone = Zone(f.name, owner, f.hidden, f.ordered, f.kind == "row", f.in_play)
-                    zone.watched = zone.key in watching
+                    zone.checks = bits.of_zone(zone.key)
                     (owner.zones if owner else s.zones)[f.name] = zone
                 else:
                     default = {"counter": 0, "supply": 0, "role": None, "flag": False}[f.kind]
@@ -240,9 +232,7 @@ class Game:
                 placed.add(card)
         finally:
             books.zones_changed.add(zone)
-            if zone.watched:
-                books.changed_at[zone.key] = books.version
-                books.watched_changes += 1
+            books.stale |= zone.checks
             books.version += 1
             books.cards_moved += 1
             if zone.in_play:
@@ -251,8 +241,8 @@ class Game:
     def move_card(self, card: Card, zone: Zone, place: str = "top"):
         """Move ``card`` into ``zone``, on top (``top``, ``left-end``) or at the bottom (``bottom``,
         ``right-end``), noting what the others read (``books``): the zones changed and the card placed
-        (the invariants), the zones' keys changed (``changed_at``) and counted (``watched_changes``)
-        when a state check reads them (``Zone.watched``), the cards in play by title (``_retitle``),
+        (the invariants), the state checks it may wake (``Zone.checks``, ``stale``), the cards in play
+        by title (``_retitle``),
         ``cards_moved`` and ``version``. The bump of ``version`` stands for the event the caller records
         for the move too: the written ``move`` statement appends it without another (nothing reads the
         version between the two)."""
@@ -261,18 +251,14 @@ class Game:
         if source is not None:
             source.cards.remove(card)
             books.zones_changed.add(source)
-            if source.watched:
-                books.changed_at[source.key] = books.version
-                books.watched_changes += 1
+            books.stale |= source.checks
             if (source.in_play or zone.in_play) and books.titles_in_play is not None:
                 self._retitle(card, source, zone, place)
         elif zone.in_play and books.titles_in_play is not None:
             self._retitle(card, source, zone, place)
         books.zones_changed.add(zone)
         books.cards_placed.add(card)
-        if zone.watched:
-            books.changed_at[zone.key] = books.version
-            books.watched_changes += 1
+        books.stale |= zone.checks
         if place in ("top", "left-end"):
             zone.cards.insert(0, card)
         else:
@@ -323,9 +309,7 @@ class Game:
         books = self.books
         books.zones_changed.add(zone)
         books.cards_placed.update(zone.cards)
-        if zone.watched:
-            books.changed_at[zone.key] = books.version
-            books.watched_changes += 1
+        books.stale |= zone.checks
         books.cards_moved += 1
         if zone.in_play:
             books.titles_in_play = None
@@ -665,8 +649,7 @@ class Game:
                 for m in self.modifiers:
                     if m.pending_until_begin:
                         m.pending_until_begin = False
-                        books.changed_at[m.target] = books.version
-                        books.watched_changes += 1       # (a modifier: rarely; any name, to be safe)
+                        books.stale |= self._bits.names.get(m.target, 0)
                         books.version += 1          # it applies from now on
         handlers = self.triggers.get((kind, milestone, name))
         if handlers:
@@ -715,8 +698,7 @@ class Game:
         books = self.books
         for m in self.modifiers:
             if not m.pending_until_begin and (m.ends == ends or (m.ends[0] == milestone and m.ends[1] == "")):
-                books.changed_at[m.target] = books.version
-                books.watched_changes += 1
+                books.stale |= self._bits.names.get(m.target, 0)
                 self.record(rule, "expire", f"modifier expires: {m.describe()} (made by rule {m.rule})")
             else:
                 kept.append(m)
@@ -819,50 +801,33 @@ class Game:
             return ()
 
     def run_checks(self):
+        """Poll the state checks that may find something new: those marked since they last looked
+        (``books.stale``), and, after any change, those whose reads cannot be told. A check's mark is
+        cleared as it looks: a change its own look makes (or one made by a check looking after it)
+        marks it again, for the next look."""
         if self.simultaneous or not self.checks_active:
             return
         books = self.books
-        version = books.version
-        if version == books.checked_at:
-            return                       # nothing has happened since the last look
-        books.checked_at = version
-        if books.watched_changes == books.quiet_at:
-            # every check would find what it found: the last look left them quiet, and since then
-            # none of the names any of them reads changed, no player was eliminated and no dict
-            # gained a name
+        unknown = self._bits.unknown
+        if unknown and books.checked_at != books.version:
+            books.checked_at = books.version
+            books.stale |= unknown
+        if not books.stale:
             return
-        marks, changed_at = books.check_marks, books.changed_at
-        for i, rule, poll, names, any_zone in self._polls:
-            if names is not None:
-                # Nothing it reads has changed since it last looked (and found what held) when no
-                # player was eliminated, no dict gained a name, none of its names changed since
-                # (the cards of a zone it names are noted under the zone's key) and, if it may look
-                # at any zone's cards, no card has moved: it would find the same again.
-                seen = (books.cards_moved if any_zone else 0, books.eliminations, books.reshaped)
-                last = marks[i]
-                if last is not None and last[0] == seen and _unchanged(changed_at, names, last[1]):
-                    continue
-                marks[i] = (seen, books.version)
-            # (``Frame(self, {}, rule)``, made in place: ``BareFrame``)
-            f = BareFrame()
-            f.game = self
-            f.vars = {}
-            f.rule = rule
-            f.this = None
-            f.actor = ""
-            try:
-                poll(f)
-            except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
-                raise self.stray(stray) from None
-        # Quiet when every check has looked with the players and dicts as they are and none of the
-        # names any of them reads changed since the earliest of those looks: until the next
-        # watched change, every check would be passed over above.
-        books.quiet_at = -1
-        if self._watched is not None and marks:
-            seen = (0, books.eliminations, books.reshaped)
-            if all(mark is not None and mark[0] == seen for mark in marks) and \
-                    _unchanged(changed_at, self._watched, min(mark[1] for mark in marks)):
-                books.quiet_at = books.watched_changes
+        for bit, rule, poll in self._polls:
+            if books.stale & bit:
+                books.stale ^= bit
+                # (``Frame(self, {}, rule)``, made in place: ``BareFrame``)
+                f = BareFrame()
+                f.game = self
+                f.vars = {}
+                f.rule = rule
+                f.this = None
+                f.actor = ""
+                try:
+                    poll(f)
+                except (Goto, SkipStep) as stray:     # a state check is no step of a sequence
+                    raise self.stray(stray) from None
 
     # -- values and modifiers
     def read_value(self, name: str, args: tuple, frame: Frame):
@@ -873,8 +838,7 @@ class Game:
         self.modifiers.append(modifier)
         self.modified.add(modifier.target)
         books = self.books
-        books.changed_at[modifier.target] = books.version
-        books.watched_changes += 1
+        books.stale |= self._bits.names.get(modifier.target, 0)
         books.version += 1
 
     def apply_modifiers(self, key: tuple, value):
@@ -978,12 +942,3 @@ def _play_words(play: Play) -> tuple[str, dict]:
     """A play event's text and data: ``ann plays marshal(Arya Stark)``."""
     return (f"{_name(play.player)} plays {play.describe()}",
             {"action": play.action, "args": [_words(a) for a in play.args]})
-
-
-def _unchanged(changed_at: dict, names: tuple, since: int) -> bool:
-    """Whether none of ``names`` changed (``Bookkeeping.changed_at``) at or after version ``since``."""
-    get = changed_at.get
-    for name in names:
-        if get(name, -1) >= since:
-            return False
-    return True

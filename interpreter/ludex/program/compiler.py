@@ -14,7 +14,6 @@ from ..parse import ast as A
 from ..runtime.builtins import CONSTANTS
 from ..runtime.state import Card, Player, words
 from .expressions import ExpressionWriter
-from .reads import watched
 from .statements import BlockWriter
 
 
@@ -120,11 +119,6 @@ class Compiler:
         ``held``: the variables the frame is sure to hold as it starts, and what each is sure to be;
         ``jumps``: it is a rule's procedure, which may return a jump (``BlockWriter.block``)."""
         return self.blocks.block(body, held, jumps)
-
-    def watches(self, *names) -> bool:
-        """Whether a state check reads one of these names (a change counts in ``Bookkeeping.watched_changes``)."""
-        names_read = watched(self)
-        return names_read is not None and any(n in names_read for n in names)
 
     def ability_body(self, ability):
         """A card ability's body as a block, compiled when it is first initiated, not as the statement

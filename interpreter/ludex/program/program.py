@@ -14,7 +14,7 @@ from ..runtime.board import Board
 from ..runtime.records import Frame, Play, Violation, _words, acting
 from ..runtime.state import items_of
 from .compiler import Compiler
-from .reads import ANY_ZONE, check_reads, watched
+from .reads import check_bits
 
 
 class CompiledAction:
@@ -211,14 +211,8 @@ class Program:
         for ch in g.checks:
             body = _nested(ch, c.block(ch.body))
             self.checks.append((ch, c.writer.state_check(ch, body)))
-        #: for each state check, the names its condition and items read (``reads.py``), or None
-        self.check_reads = [check_reads(c, ch) for ch in g.checks]
-        #: every name the state checks read, or None (``reads.watched``)
-        self.watched = watched(c)
-        #: the zones' keys (``zone:NAME``) that a state check whose reads are known reads: only the
-        #: cards of zones so named need noting in ``Bookkeeping.changed_at`` as they move (``Zone.watched``)
-        self.zones_read = frozenset(n for names in self.check_reads if names is not None for n in names
-                                    if n.startswith("zone:") and n != ANY_ZONE)
+        #: which state checks read what (``reads.py``)
+        self.check_bits = check_bits(c)
         self.actions = {name: CompiledAction(c, a) for name, a in g.actions.items()}
         #: (card type, attribute) pairs declared hidden: the trace says that they changed, not to what
         self.hidden_attributes = {(t.name, f.name) for t in g.card_types.values() for f in t.fields if f.hidden}

@@ -8,19 +8,20 @@ The cards of zones are read under ``zone:NAME`` (``zone_key``): a card entering,
 reordering a zone changes that name. An expression that may look at the cards of a zone it does not
 name (a card's ``zone``, an attribute that might hold a zone, a built-in that looks up a card's
 zone) reads ``zone:*`` (``ANY_ZONE``): any card moved may change it. Beyond these, an expression may
-depend on which players are eliminated and on which names a player's or a card's dict holds:
-``Bookkeeping`` counts those changes (``cards_moved``, ``eliminations``, ``reshaped``). Everything else an expression can
-read stands still while a game is played: seats, titles, types and owners of cards, card definitions,
-decks, boards, the format. A card's face (``face-up``) is read under that name. A name changes
-(``Bookkeeping.changed_at``) when a statement sets it, and when a modifier on it starts, stops or
+depend on which players are eliminated and on which names a player's or a card's dict holds.
+Everything else an expression can read stands still while a game is played: seats, titles, types and
+owners of cards, card definitions, decks, boards, the format. A card's face (``face-up``) is read
+under that name. A name changes when a statement sets it, and when a modifier on it starts, stops or
 begins to apply; so an expression over these reads gives the same answer as long as none of its names
-changed and none of the counters moved. The engine uses this to poll a state check only when
-something it reads may have changed; and, when every check's reads are known and none looks at any
-zone (``watched``), to tell from one count (``Bookkeeping.watched_changes``) that none of them needs polling.
+changed, no card moved (for ``zone:*``), no player was eliminated and no dict gained a name. The
+engine uses this to poll a state check only when something it reads may have changed: each change
+marks the checks that read what it changed (``CheckBits``, ``Bookkeeping.stale``), an elimination or
+a dict gaining a name marks them all, and a look polls only the checks marked.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 from weakref import WeakKeyDictionary
 
@@ -133,10 +134,10 @@ def reads(compiler, x, bound=frozenset(), _values=None) -> Optional[frozenset]:
     return frozenset(found)
 
 
-#: What ``card_attribute_names`` and ``watched`` found for each compiler (one a game definition): kept
+#: What ``card_attribute_names`` and ``check_bits`` found for each compiler (one a game definition): kept
 #: beside the compiler, not in it, and let go with it (the entries refer to names only).
 _CARD_ATTRIBUTE_NAMES: WeakKeyDictionary = WeakKeyDictionary()
-_WATCHED: WeakKeyDictionary = WeakKeyDictionary()
+_CHECK_BITS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def card_attribute_names(compiler) -> set:
@@ -174,18 +175,50 @@ def check_reads(compiler, check: A.Check) -> Optional[tuple]:
     return None if items is None or condition is None else tuple(sorted(items | condition))
 
 
-def watched(compiler) -> Optional[frozenset]:
-    """Every name the game's state checks read, when each check's reads are known and none may look
-    at any zone's cards; otherwise None (some check is then polled after every change, and no change
-    is counted). A change of one of these names is counted in ``Bookkeeping.watched_changes``."""
-    found = _WATCHED.get(compiler, False)
-    if found is False:
-        found = frozenset()
-        for check in compiler.gamedef.checks:
-            names = check_reads(compiler, check)
-            if names is None or ANY_ZONE in names:
-                found = None
-                break
-            found |= frozenset(names)
-        _WATCHED[compiler] = found
+@dataclass(frozen=True)
+class CheckBits:
+    """Which of a game's state checks read what, as bits of one number: check ``i`` (in the rules'
+    order) is ``1 << i``. A change marks the checks reading what it changed (``Bookkeeping.stale``)."""
+
+    #: for each name (a field, attribute, value, ``face-up``, a zone's key) some check whose reads are
+    #: known reads, those checks
+    names: dict
+    #: the checks that may look at any zone's cards: marked by every card moved
+    any_zone: int
+    #: the checks whose reads cannot be told: looked at after every change of the state (``version``)
+    unknown: int
+    #: every check: marked when a player is eliminated or a dict gains a name
+    every: int
+
+    def of(self, names) -> int:
+        """The checks reading one of ``names``."""
+        get = self.names.get
+        bits = 0
+        for n in names:
+            bits |= get(n, 0)
+        return bits
+
+    def of_zone(self, key: str) -> int:
+        """The checks that a card entering or leaving the zones with this key (``zone_key``) may wake."""
+        return self.names.get(key, 0) | self.any_zone
+
+
+def check_bits(compiler) -> CheckBits:
+    """What each of the game's state checks reads (``check_reads``), as ``CheckBits``."""
+    found = _CHECK_BITS.get(compiler)
+    if found is None:
+        names: dict = {}
+        any_zone = unknown = 0
+        for i, check in enumerate(compiler.gamedef.checks):
+            bit = 1 << i
+            read = check_reads(compiler, check)
+            if read is None:
+                unknown |= bit
+                continue
+            for n in read:
+                if n == ANY_ZONE:
+                    any_zone |= bit
+                else:
+                    names[n] = names.get(n, 0) | bit
+        found = _CHECK_BITS[compiler] = CheckBits(names, any_zone, unknown, (1 << len(compiler.gamedef.checks)) - 1)
     return found

@@ -31,7 +31,7 @@ from ..parse import ast as A
 from ..runtime import operations as op
 from ..runtime.operations import abilities_of_kind, initiated_words, order_abilities
 from .expressions import acting_source, bound_names
-from .reads import card_attribute_names, watched
+from .reads import card_attribute_names, check_bits
 from .reasons import Reasons, worth_a_reason
 
 #: What every card has of its own (``checks.CARD_OWN``): never an attribute, never changed.
@@ -56,8 +56,8 @@ class BlockWriter:
         self.compiler = compiler
         self.writer = compiler.writer
         self.polls = bool(compiler.gamedef.checks)   # no state checks: nothing to poll
-        #: the names the state checks read, when that tells when they may go quiet (``reads.watched``)
-        self.watched = watched(compiler) if self.polls else None
+        #: which state checks read what (``reads.CheckBits``): a change marks those reading what it changed
+        self.bits = check_bits(compiler)
         g = compiler.gamedef
         #: the names a bound may be set on at set-up: supplies, counters declared with a minimum or maximum
         self.bounded = {f.name for f in g.fields.values() if f.kind == "supply"
@@ -225,17 +225,16 @@ class BlockWriter:
                  f"{ind}_G.steps += 1",
                  f"{ind}if _G.steps > _G.step_limit: _G.over_limit(f.rule)",
                  *body]
-        if self.polls and self.watched is None:     # only when the state has changed since they last looked
-            lines += [f"{ind}_S = {enclosing}",
-                      f"{ind}if _B.checked_at != _B.version and not _G.simultaneous: _G.run_checks()"]
-        elif self.polls:
-            # and, while the checks are quiet (nothing they read changed since), the look they would
-            # take is only noted (as ``run_checks`` would note it, and find nothing to do)
-            lines += [f"{ind}_S = {enclosing}",
-                      f"{ind}if _B.checked_at != _B.version and not _G.simultaneous:",
-                      f"{ind}    if _B.watched_changes == _B.quiet_at: _B.checked_at = _B.version",
-                      f"{ind}    else: _G.run_checks()"]
+        if self.polls:
+            lines += [f"{ind}_S = {enclosing}", f"{ind}if {self.checks_due()} and not _G.simultaneous: _G.run_checks()"]
         return lines
+
+    def checks_due(self) -> str:
+        """The test that some state check may find something new (``Game.run_checks``): one marked since
+        it last looked (``Bookkeeping.stale``), or, where some check's reads cannot be told, any change."""
+        if self.bits.unknown:
+            return "(_B.stale or _B.checked_at != _B.version)"
+        return "_B.stale"
 
     def expr(self, x) -> str:
         """An expression as Python source reading ``f``, ``_V``, ``_G`` and the locals in ``scope``."""
@@ -427,7 +426,7 @@ class BlockWriter:
                   f"{ind}            _wi -= 1       # refused and taken back: the same player chooses again",
                   f"{ind}            continue",
                   f"{ind}        _wn = 0",
-                  f"{ind}    if _B.checked_at != _B.version and _G.checks:",
+                  f"{ind}    if {self.checks_due()} and _G.checks:",
                   f"{ind}        _G.run_checks()",
                   f"{ind}    if _B.eliminations != _wseen:      # a play or a check eliminated a player",
                   f"{ind}        _wseen = _B.eliminations",
@@ -496,10 +495,8 @@ class BlockWriter:
             f"{ind}    if type({card}) is not _Card:",
             f"{ind}        raise _G.error({refused}, f.rule, {span})",
             f"{ind}    if not {card}.face_up:",
-            f"{ind}        {card}.face_up = True",
-            f"{ind}        _B.changed_at['face-up'] = _B.version"]
-        if self.compiler.watches("face-up"):
-            lines.append(f"{ind}        _B.watched_changes += 1")
+            f"{ind}        {card}.face_up = True"]
+        lines += self.changed(["face-up"], ind + "        ")
         lines += [f"{ind}        _B.version += 1",
                   # (``Game.emit``, written in place)
                   f"{ind}    _G.events.append((f.rule, 'event', ('revealed', {card}.owner.name if {card}.owner"
@@ -752,23 +749,18 @@ class BlockWriter:
         return f"({n!r} if {who} == {n!r} else {held})"
 
     def reshape(self, table: str, n: str, ind: str, target) -> list:
-        """Lines counting a name added to a player's or card's dict (``Bookkeeping.reshaped``); none for a
-        dict sure to hold it (``holds``): a game's counters, supplies, roles and flags, and a player's,
-        are all there from set-up."""
-        if self.holds(target):
+        """Lines marking every state check (``Bookkeeping.stale``) as a name is added to a player's or
+        card's dict; none for a dict sure to hold it (``holds``): a game's counters, supplies, roles and
+        flags, and a player's, are all there from set-up."""
+        if self.holds(target) or not self.polls:
             return []
-        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _B.reshaped += 1", f"{ind}    _B.watched_changes += 1"]
+        return [f"{ind}if {n!r} not in {table}:", f"{ind}    _B.stale = {self.bits.every}"]
 
     def changed(self, names, ind: str) -> list:
-        """Lines noting that these names change now (``Bookkeeping.changed_at``), which only the state
-        checks read: none for a game without them; and counting the change
-        (``Bookkeeping.watched_changes``) when a check reads one of them."""
-        if not self.polls:
-            return []
-        lines = [f"{ind}_B.changed_at[{n!r}] = _B.version" for n in dict.fromkeys(names)]
-        if self.watched is not None and any(n in self.watched for n in names):
-            lines.append(f"{ind}_B.watched_changes += 1")
-        return lines
+        """The line marking the state checks that read one of these names, which change now
+        (``Bookkeeping.stale``); none when no check reads any of them."""
+        bits = self.bits.of(names)
+        return [f"{ind}_B.stale |= {bits}"] if bits else []
 
     def unrefused(self, changed, taken_from: str = "") -> bool:
         """Whether a statement changing these names may leave a supply or counter out of its bounds
@@ -906,9 +898,8 @@ class BlockWriter:
         # (a name added to a dict not sure to hold it: ``reshape``)
         fresh = [f"{name!r} not in {table}" for name, table, x in ((src, "_src", s.source), (dst, "_dst", s.destination))
                  if not self.holds(x)]
-        if fresh:
-            lines += [f"{ind}if {' or '.join(fresh)}:", f"{ind}    _B.reshaped += 1",
-                      f"{ind}    _B.watched_changes += 1"]
+        if fresh and self.polls:
+            lines += [f"{ind}if {' or '.join(fresh)}:", f"{ind}    _B.stale = {self.bits.every}"]
         lines += self.changed([src, dst], ind) + self.bounds_changed(self.unrefused([dst], src), ind)
         lines += [f"{ind}_src[{src!r}] = _have - _n",
                   f"{ind}_dst[{dst!r}] = _after",
@@ -926,8 +917,8 @@ class BlockWriter:
         return [f"{ind}_shuffle(f, {self.expr(s.zone)})"]
 
     def b_Conceal(self, s, ind):
-        watched = self.compiler.watches("face-up")
-        return [f"{ind}_conceal(f, {self.expr(s.cards)}, {watched!r}, {self.writer.constant(s.span)})"]
+        bits = self.bits.of(["face-up"])
+        return [f"{ind}_conceal(f, {self.expr(s.cards)}, {bits}, {self.writer.constant(s.span)})"]
 
     def chooser_again(self, s, ind) -> list:
         """The line working the chooser out again after the choice, when it reads the variable chosen

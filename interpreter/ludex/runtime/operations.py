@@ -166,7 +166,7 @@ def in_any_order(f, game, player, group: A.InAnyOrder, then: str, span, part_of:
             names = None
         elif part.count != "any":
             names = None
-        if game.books.checked_at != game.books.version and game.checks:
+        if game.checks:
             game.run_checks()
 
 
@@ -260,19 +260,17 @@ def shuffle(f, zone):
                 f.actor, random="shuffle")
 
 
-def conceal(f, cards, watched: bool, span):
+def conceal(f, cards, reading: int, span):
     """``turn CARDS face down``: each card face up turned face down and traced, in a hidden zone with
-    its owner, who alone sees its face there; ``watched``: a state check reads faces."""
+    its owner, who alone sees its face there; ``reading``: the state checks that read faces
+    (``reads.CheckBits``)."""
     game = f.game
     for card in as_list(cards):
         if type(card) is not Card:
             raise game.error(f"only a card is turned face down, not {value_words(card)}", f.rule, span)
         if card.face_up:
             card.face_up = False
-            books = game.books
-            books.changed_at["face-up"] = books.version
-            if watched:
-                books.watched_changes += 1
+            game.books.stale |= reading
             zone = card.zone
             if zone is not None and zone.hidden:    # seen by its owner alone (``records.hidden_conceal_words``)
                 game.record(f.rule, "conceal", ("hidden conceal", card.title, zone.label, zone.owner and zone.owner.name),
@@ -382,7 +380,7 @@ def eliminate(f, players, data=None):
         if not p.eliminated:
             p.eliminated = True
             game.books.eliminations += 1
-            game.books.watched_changes += 1
+            game.books.stale = game.books.every
             game.record(f.rule, "eliminate", f"{p} is eliminated from the game", p, **(data or {}))
 
 
@@ -481,7 +479,7 @@ def _turn_of(f, game, player, menu: TurnMenu, span):
                     break
             used.add(choice.action)
             made += 1
-            if game.books.checked_at != game.books.version and game.checks:
+            if game.checks:
                 game.run_checks()
     game.events.append((f.rule, "event", f"{player}'s turn ends", "", {"event": "end turn"}))
     if menu.ended:

@@ -102,7 +102,7 @@ class Card:
 class Zone:
     """An ordered collection of cards (index 0 is the top, or the left end of a row)."""
 
-    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key", "watched", "label")
+    __slots__ = ("name", "owner", "cards", "hidden", "ordered", "row", "in_play", "key", "checks", "label")
 
     def __init__(self, name: str, owner, hidden: bool = False, ordered: bool = False, row: bool = False,
                  in_play: bool = False):
@@ -110,10 +110,9 @@ class Zone:
         self.name = name
         #: the name its cards are read and changed under (``reads.zone_key``)
         self.key = "zone:" + name
-        #: whether a state check whose reads are known reads its cards (``Program.zones_read``): a card
-        #: entering or leaving it is then noted in ``Bookkeeping.changed_at`` and counted in
-        #: ``Bookkeeping.watched_changes``; otherwise neither (nothing would read them)
-        self.watched = False
+        #: the state checks that a card entering or leaving it, or its cards reordered, may wake
+        #: (``reads.CheckBits.of_zone``): marked in ``Bookkeeping.stale`` then
+        self.checks = 0
         self.owner = owner
         #: how the trace names it: ``ann.hand``, ``market`` (its owner and name never change)
         self.label = f"{owner.name}.{name}" if owner else name

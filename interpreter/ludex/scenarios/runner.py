@@ -568,7 +568,6 @@ class Runner:
             # The game is played from its start: its state checks look from its own 'begin game' on,
             # not at the empty zones its set-up is about to fill.
             game.checks_active = False
-            game.books.quiet_at = -1    # (and the next look, once they apply again, is taken)
             self._guarded(game.run)     # (as a game is run: a stray jump in the flow is an error at it)
         else:
             self.checked(step)
