@@ -75,6 +75,12 @@ def _pending(writer, v):
     return call
 
 
+def _exercising(v: A.Value) -> str:
+    """What a named value read in place writes before its body: its rule exercised (``... or``);
+    nothing for a value outside any rule."""
+    return f"_G.exercised.add({v.rule!r}) or " if v.rule else ""
+
+
 def _worth_remembering(v) -> bool:
     """Whether a named value's answer is remembered while the state stands still: a value with no
     parameters whose body does enough work, looking over a list (a quantifier, highest/lowest) or
@@ -328,8 +334,9 @@ class ExpressionWriter:
         args = "".join(p + ", " for p in params)
         lines = [f"def value(f{''.join(', ' + p for p in params)}):",
                  "    _G = f.game",
-                 "    _M = _G.modified",
-                 f"    _G.exercised.add({v.rule!r})"]
+                 "    _M = _G.modified"]
+        if v.rule:          # (a value outside any rule exercises none)
+            lines.append(f"    _G.exercised.add({v.rule!r})")
         if _worth_remembering(v):
             lines += ["    _B = _G.books",
                       "    if _B.remembered_at != _B.version:     # the state changed: forget (Bookkeeping.remembered)",
@@ -785,7 +792,7 @@ class ExpressionWriter:
         if len(plain) > _IN_PLACE_LENGTH:
             return None
         key = f"('value', {v.name!r}, ({''.join(a + ', ' for a in args)}))"
-        return (f"(_G.exercised.add({v.rule!r}) or (_G.apply_modifiers({key}, {modified}) "
+        return (f"({_exercising(v)}(_G.apply_modifiers({key}, {modified}) "
                 f"if {v.name!r} in _M else {plain}))")
 
     def w_ListExpr(self, x, scope):
@@ -864,7 +871,7 @@ class ExpressionWriter:
             self.in_value = outer
         self.value(v)
         full = f"({self.write(x.left, scope)} {x.op} {self.write(bound, scope)})"
-        return (f"(_G.exercised.add({v.rule!r}) or ({full} if {name!r} in _M else "
+        return (f"({_exercising(v)}({full} if {name!r} in _M else "
                 f"{'not ' if empty else ''}{found}))")
 
     def w_IsNone(self, x, scope):
