@@ -252,16 +252,19 @@ def test_a_call_that_reads_no_choice_is_worked_out_once_for_every_choice(monkeyp
 
 
 def test_what_a_quantifier_looks_over_is_worked_out_once_when_it_reads_no_choice(monkeypatch):
-    """``any d in cards(p.table): d.title == c.title`` reads the card offered, but what it looks over
-    does not: the legal search works ``cards(p.table)`` out once, for the first card that needs it (Lamp,
-    which its player cannot pay for), not again for Bell; and a value named without arguments
-    (``bonus``), the same for every card, is read once too."""
+    """``any d in reverse(p.table): d.title == c.title`` reads the card offered, but what it looks over
+    does not: the legal search works ``reverse(p.table)`` out once, for the first card that needs it
+    (Lamp, which its player cannot pay for), not again for Bell; and a value named without arguments
+    (``bonus``), the same for every card, is read once too. (``cards(p.table)`` would be looked over in
+    place, with no call.)"""
     counted = []
-    cards = BUILTINS["cards"]
-    monkeypatch.setitem(BUILTINS, "cards", replace(cards, fn=lambda game, z: counted.append(z) or cards.fn(game, z)))
+    for name in ("cards", "reverse"):
+        made = BUILTINS[name]
+        monkeypatch.setitem(BUILTINS, name, replace(made, fn=lambda game, z, made=made: counted.append(z)
+                                                    or made.fn(game, z)))
     text = LAZY_LET.replace("    let copy = copy-held(p, c)\n", "").replace(
         "c.price <= p.coins or copy is not none",
-        "c.price <= p.coins + bonus or (any d in cards(p.table): d.title == c.title)") + \
+        "c.price <= p.coins + bonus or (any d in reverse(p.table): d.title == c.title)") + \
         'rule 3 "Bonus" { text "The market\'s size, less 3." value bonus = size(cards(market)) - 3 }\n'
     game, a = _market(text)
     action = game.actions["buy"]

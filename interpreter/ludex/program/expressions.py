@@ -970,11 +970,14 @@ class ExpressionWriter:
 
     def looked_over(self, x, scope) -> str:
         """Source for what a quantifier over ``x`` looks over, not copied (``state.items_of``): the cards in play
-        as the game remembers them, when ``x`` names them."""
+        as the game remembers them, when ``x`` names them; a zone's own cards for ``cards(ZONE)``, when
+        ``ZONE`` is sure to be one (the built-in's copy, in the same order, is only looked at)."""
         if isinstance(x, A.Name) and x.name == "cards-in-play" and x.name not in scope \
                 and not (x.name in self.bound and not self.in_value) \
                 and self.compiler.global_kind(x.name) == "constant":
             return "_G.cards_in_play_now()"
+        if isinstance(x, A.Call) and x.name == "cards" and len(x.args) == 1 and self.is_zone(x.args[0], scope):
+            x = x.args[0]
         return self.over(self.iterable(x, scope), x, scope)
 
     def over(self, source: str, x, scope) -> str:
