@@ -16,8 +16,11 @@ The rows, each measured by the benchmark module that owns it (imported, not copi
 6. the README's ``pytest``, serial, in a child process: its CPU time and wall time (minutes); skipped,
    and said to be "not measured", with ``--quick``.
 
-A miss says why with what was measured: for the rows timed in this process, the profile's top entries
-(``cProfile``, by own time, as shares of the total); for ``--help``, the slowest imports (``python -X
+A miss says why with what was measured: for the games rows (the engine ratio, games/s), the engine's
+time split by what it does (``parts``: the legal searches, the trace's words, the state checks and the
+rest, from ``cProfile``'s cumulative times) and the profile's top entries; for the engine ratio, also
+what its legal searches alone cost against the hand-written side's whole game; for simulate, the
+profile's top entries (``cProfile``, by own time, as shares of the total); for ``--help``, the slowest imports (``python -X
 importtime``, by own time); for ``ludex check``, the child's profile; for ``pytest``, its slowest tests
 (``--durations``). The machine is shared and noisy: the figures are CPU time, never a best-of-N.
 
