@@ -186,6 +186,21 @@ def test_simulate_stopped_at_any_moment_ends_whole_or_writes_nothing(after):
         assert out == "" or json.loads(out)["games"] == 150
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_after_the_command_has_finished_leaves_its_outcome(signum):
+    """A signal that comes once the command has returned, while Python shuts down (sent here from an
+    ``atexit`` callback, which runs then), neither turns a finished command into a stopped one nor,
+    once shutdown has put the default handlers back, ends it with no line: it exits as it finished."""
+    script = ("import atexit, os, sys\n"
+              f"atexit.register(os.kill, os.getpid(), {int(signum)})\n"
+              "from ludex.command import main\n"
+              "sys.exit(main(['explain', 'huntik', '502.1']))\n")
+    done = subprocess.run([sys.executable, "-c", script], env=ENV, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, preexec_fn=_signals_as_at_a_terminal if IGNORED else None)  # noqa: PLW1509
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("502.1 ")
+
+
 def test_ctrl_c_at_start_up_is_one_line_at_every_moment(tmp_path):
     """``ludex run agot --log X`` stopped while it imports and compiles the rules, or while it plays:
     one line, exit 130, and no log (the game is not one the log could be of)."""

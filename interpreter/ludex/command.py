@@ -8,8 +8,10 @@ prints one line on stderr, ``ludex: stopped (SIGINT)``, and returns 130 (SIGINT)
 128 plus the signal's number, as a shell reports a command a signal ended. No traceback, no process
 left behind. A second signal while the first unwinds ends the process at once, its worker processes
 ended first. ``held_signals()`` holds the two signals off over what must be written whole or not at
-all (a summary, a JSON document). (A signal in the milliseconds before this module has run, while
-Python itself starts, is Python's to handle.)
+all (a summary, a JSON document). Once the command has returned, it has ended whole: a signal from
+then on is held until the process exits (Python's shutdown puts the default handlers back, under
+which a late SIGTERM would end a finished command with no line). (A signal in the milliseconds
+before this module has run, while Python itself starts, is Python's to handle.)
 """
 
 from __future__ import annotations
@@ -130,7 +132,9 @@ def main(argv=None) -> int:
         install()
         # imported here, after the handlers: a stop while the command's modules load is one line too
         from .cli import main as command
-        return command(argv)
+        code = command(argv)
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        return code
     except Stopped as stop:
         _say_stopped(stop.signum)
         return exit_code(stop.signum)
