@@ -189,8 +189,9 @@ def test_simulate_stopped_at_any_moment_ends_whole_or_writes_nothing(after):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_after_the_command_has_finished_leaves_its_outcome(signum):
     """A signal that comes once the command has returned, while Python shuts down (sent here from an
-    ``atexit`` callback, which runs then), neither turns a finished command into a stopped one nor,
-    once shutdown has put the default handlers back, ends it with no line: it exits as it finished."""
+    ``atexit`` callback, which runs then), does not turn a finished command into a stopped one: it is
+    held, so it reaches neither the handler nor the default ones shutdown puts back later, and the
+    command exits as it finished."""
     script = ("import atexit, os, sys\n"
               f"atexit.register(os.kill, os.getpid(), {int(signum)})\n"
               "from ludex.command import main\n"
